@@ -1,0 +1,137 @@
+"""Turn what a learner handed in (a module, a notebook or a folder) into code chunks to run.
+
+Nothing here runs the learner's code: it only reads files. A notebook's code
+cells become separate chunks, so one broken cell does not hide the functions
+defined in the others; nbgrader test cells (grade cells that are not solution
+cells) are left out, since the grader runs its own checks.
+"""
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MAX_FILE_BYTES = 5_000_000  # a submission file larger than this is not read
+MODULE_NAMES = ("graph.py",)  # the stub module's file name in exercises/
+FUNCTIONS = ("evaluate", "inputs_of", "users_of", "backward")
+
+
+class SubmissionError(Exception):
+    """The submission cannot be read at all; the message names the file and the fix."""
+
+
+@dataclass
+class Chunk:
+    label: str  # where it came from, e.g. "graph.ipynb cell 7"
+    code: str
+
+
+@dataclass
+class Submission:
+    origin: Path
+    chunks: list = field(default_factory=list)
+    notes: list = field(default_factory=list)  # problems that did not stop grading
+
+    @property
+    def source(self) -> str:
+        return "\n\n".join(chunk.code for chunk in self.chunks)
+
+
+def _read_text(path: Path) -> str:
+    if path.is_symlink():
+        raise SubmissionError(f"{path}: is a symbolic link; hand in the file itself, not a link to it")
+    if not path.is_file():
+        raise SubmissionError(f"{path}: no such file; check the path")
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise SubmissionError(f"{path}: {size} bytes is too large to grade; clear the notebook's outputs and hand it in again")
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise SubmissionError(
+            f"{path}: not UTF-8 text (byte {err.start}); save the file as UTF-8 and hand it in again"
+        ) from None
+
+
+def _strip_magics(code: str) -> str:
+    """Comment out IPython-only lines (%magic, !shell) so the cell is plain Python."""
+    lines = []
+    for line in code.splitlines():
+        stripped = line.lstrip()
+        lines.append(("# " + line) if stripped.startswith(("%", "!")) else line)
+    return "\n".join(lines)
+
+
+def _cell_source(cell) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def from_module(path: Path) -> Submission:
+    return Submission(origin=path, chunks=[Chunk(path.name, _read_text(path))])
+
+
+def from_notebook(path: Path) -> Submission:
+    text = _read_text(path)
+    if not text.strip():
+        raise SubmissionError(f"{path}: the notebook is empty; save it in JupyterLab (File > Save) and hand it in again")
+    try:
+        nb = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise SubmissionError(
+            f"{path}: not valid notebook JSON (line {err.lineno}: {err.msg}); "
+            "open it in JupyterLab, save it, and hand it in again"
+        ) from None
+    if not isinstance(nb, dict):
+        raise SubmissionError(f"{path}: not a notebook (the top level is not a JSON object); hand in the .ipynb file")
+    sub = Submission(origin=path)
+    if nb.get("nbformat", 4) < 4:
+        sub.notes.append(f"{path.name}: old notebook format v{nb.get('nbformat')}; read as well as possible")
+        cells = [c for ws in nb.get("worksheets", []) for c in ws.get("cells", [])]
+        for c in cells:
+            c.setdefault("source", c.get("input", ""))
+    else:
+        cells = nb.get("cells", [])
+    if not isinstance(cells, list):
+        raise SubmissionError(f"{path}: the notebook has no list of cells; open it in JupyterLab, save it, and hand it in again")
+    for index, cell in enumerate(cells, start=1):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        meta = (cell.get("metadata") or {}).get("nbgrader") or {}
+        if meta.get("grade") and not meta.get("solution"):
+            continue  # a test cell: the grader brings its own checks
+        code = _strip_magics(_cell_source(cell))
+        if code.strip():
+            sub.chunks.append(Chunk(f"{path.name} cell {index}", code))
+    if not sub.chunks:
+        raise SubmissionError(f"{path}: the notebook has no code cells; hand in the lesson notebook with your code in it")
+    return sub
+
+
+def from_folder(path: Path) -> Submission:
+    notebooks = sorted(p for p in path.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    modules = sorted(p for p in path.rglob("*.py") if p.name in MODULE_NAMES)
+    found = [p for p in notebooks + modules if not p.is_symlink()]
+    links = [p for p in notebooks + modules if p.is_symlink()]
+    if not found:
+        hint = f" ({len(links)} symbolic link(s) ignored)" if links else ""
+        raise SubmissionError(f"{path}: no notebook or graph.py found{hint}; hand in your lesson notebook(s) or exercises/graph.py")
+    sub = Submission(origin=path)
+    for p in found:
+        part = load(p)
+        sub.chunks.extend(part.chunks)
+        sub.notes.extend(part.notes)
+    sub.notes.extend(f"{p}: symbolic link ignored" for p in links)
+    return sub
+
+
+def load(path) -> Submission:
+    """Read a submission from a module file, a notebook, or a folder holding either."""
+    path = Path(path)
+    if path.is_dir() and not path.is_symlink():
+        return from_folder(path)
+    if path.suffix == ".ipynb":
+        return from_notebook(path)
+    if path.suffix == ".py":
+        return from_module(path)
+    raise SubmissionError(f"{path}: cannot grade a '{path.suffix or 'extensionless'}' file; hand in a .py module, an .ipynb notebook, or a folder")

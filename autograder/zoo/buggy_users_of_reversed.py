@@ -1,0 +1,12 @@
+"""Walks the graph from the end, as in the backward sweep, so the readers come out in reverse graph order."""
+
+FUNCTION = "users_of"
+FAILS = ["users_of_order"]
+
+
+def users_of(graph, name):
+    readers = []
+    for node, _op, inputs in reversed(graph):
+        if name in inputs:
+            readers.append(node)
+    return readers

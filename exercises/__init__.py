@@ -1,0 +1,1 @@
+"""The modules learners edit. Each function's body is a stub until you write it."""
