@@ -28,5 +28,9 @@ check: $(READY)
 stubs: $(READY)
 	$(BIN)/python -m autograder.stubgen
 
+## make notebooks: regenerate the nbgrader source notebooks from solutions/graph.py and notebooks/lessons/
+notebooks: $(READY)
+	$(BIN)/python -m autograder.lessons
+
 clean:
 	rm -rf $(VENV) dist .hypothesis

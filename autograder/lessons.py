@@ -27,12 +27,11 @@ and cell ids taken from the grade id (or from the cell's position).
 
 import argparse
 import ast
+import json
 import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-
-import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "solutions" / "graph.py"
@@ -103,11 +102,17 @@ def _defined_names(node):
     return []
 
 
+def _indent(line):
+    return len(line) - len(line.lstrip())
+
+
 def reference_blocks(text):
     """Map each top-level name of the reference to the exact source lines that define it.
 
     A block runs from the statement's first line (decorators included) to its
-    last, and takes along the comment lines directly above it.
+    last, takes along the comment lines directly above it, and the indented
+    comment lines right after it: the AST ends a function at its last
+    statement, but a closing ``### END SOLUTION`` marker belongs to its body.
     """
     lines = text.splitlines()
     blocks = {}
@@ -118,7 +123,10 @@ def reference_blocks(text):
         start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])]) - 1
         while start > 0 and lines[start - 1].lstrip().startswith("#"):
             start -= 1
-        source = "\n".join(lines[start : node.end_lineno])
+        end = node.end_lineno
+        while end < len(lines) and lines[end].lstrip().startswith("#") and _indent(lines[end]) > node.col_offset:
+            end += 1
+        source = "\n".join(lines[start:end])
         for name in names:
             blocks[name] = source
     return blocks
@@ -226,17 +234,17 @@ def build_notebook(lesson_text, reference_text, where="<lesson>"):
         if cell["id"] in seen:
             raise LessonError(f"{where}: grade id {cell['id']!r} is used twice")
         seen.add(cell["id"])
-    nb = nbformat.from_dict(
-        {
-            "cells": cells,
-            "metadata": {"kernelspec": KERNELSPEC, "language_info": LANGUAGE_INFO},
-            "nbformat": 4,
-            "nbformat_minor": 5,
-        }
-    )
-    nbformat.validate(nb)
-    text = nbformat.writes(nb)
-    return text if text.endswith("\n") else text + "\n"
+    for cell in cells:
+        cell["source"] = cell["source"].splitlines(keepends=True)
+    nb = {
+        "cells": cells,
+        "metadata": {"kernelspec": KERNELSPEC, "language_info": LANGUAGE_INFO},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    # The layout nbformat (and so JupyterLab) writes: one-space indent, sorted keys,
+    # sources as lists of lines, a final newline. Plain json keeps the builder quick.
+    return json.dumps(nb, indent=1, sort_keys=True, separators=(",", ": "), ensure_ascii=False) + "\n"
 
 
 def expected_notebooks(notebooks=None):
@@ -250,8 +258,8 @@ def expected_notebooks(notebooks=None):
         built[lesson.notebook_path(notebooks)] = build_notebook(src.read_text(encoding="utf-8"), reference_text, where)
     graded = set()
     for text in built.values():
-        for cell in nbformat.reads(text, as_version=4).cells:
-            meta = cell.metadata.get("nbgrader", {})
+        for cell in json.loads(text)["cells"]:
+            meta = cell["metadata"].get("nbgrader", {})
             if meta.get("grade"):
                 graded.add(meta["grade_id"])
     unused = sorted(set(POINTS) - graded)

@@ -1,0 +1,30 @@
+"""backward runs in time linear in the number of edges: a quadratic sweep cannot pass."""
+
+from autograder.checks import Check, backward_call
+
+RULE = "backward runs in time linear in the number of edges."
+WIDTH = 6_000
+
+
+def wide_graph(width):
+    """Every node reads the leaf x and the node before it: many edges, wide fan-out from x."""
+    graph, previous = [], "x"
+    for i in range(width):
+        op = ("add", "mul", "sub")[i % 3]
+        graph.append((f"h{i}", op, [previous, "x"]))
+        previous = f"h{i}"
+    return graph, {"x": 1.0}
+
+
+GRAPH, LEAVES = wide_graph(WIDTH)
+
+CHECKS = [
+    Check(
+        "linear_time/wide_fan_out",
+        "backward",
+        4,
+        RULE,
+        "linear_time",
+        cases=(backward_call(GRAPH, LEAVES, label=f"{WIDTH:,} nodes that all read x", seconds=20.0),),
+    ),
+]

@@ -1,0 +1,121 @@
+"""The sandboxed side: load the learner's code, then answer calls with plain JSON values.
+
+This file runs as a standalone script (python -I -S child.py REQUEST_FD REPLY_FD) in a
+throwaway folder, so it imports nothing but the standard library and never sees the
+grader's files. Messages on both fds are an 8-byte big-endian length, then UTF-8 JSON.
+Everything it sends is checked again by the parent, which trusts none of it.
+"""
+
+import json
+import os
+import struct
+import sys
+import time
+import traceback
+import types
+
+REQUEST_FD, REPLY_FD = int(sys.argv[1]), int(sys.argv[2])
+_read, _write, _dumps, _loads, _clock = os.read, os.write, json.dumps, json.loads, time.perf_counter
+
+
+def receive():
+    header = b""
+    while len(header) < 8:
+        part = _read(REQUEST_FD, 8 - len(header))
+        if not part:
+            os._exit(0)  # the parent is gone
+        header += part
+    (size,) = struct.unpack(">Q", header)
+    chunks, got = [], 0
+    while got < size:
+        part = _read(REQUEST_FD, min(1 << 20, size - got))
+        if not part:
+            os._exit(0)
+        chunks.append(part)
+        got += len(part)
+    return _loads(b"".join(chunks))
+
+
+def send(message):
+    try:
+        data = _dumps(message, allow_nan=True).encode()
+    except (TypeError, ValueError) as err:  # a value JSON cannot hold
+        data = _dumps({"status": "unsendable", "error": {"type": type(err).__name__, "message": str(err)[:300]}}).encode()
+    view = memoryview(struct.pack(">Q", len(data)) + data)
+    while view:
+        view = view[_write(REPLY_FD, view):]
+
+
+def describe(err):
+    """An exception as plain values: its type, whether it is a ValueError, and a short message."""
+    frames = traceback.extract_tb(err.__traceback__)
+    where = next((f"{f.filename}, line {f.lineno}" for f in reversed(frames) if f.filename.startswith("<")), "")
+    return {
+        "type": type(err).__name__,
+        "value_error": isinstance(err, ValueError),
+        "message": str(err)[:500],
+        "where": where,
+    }
+
+
+def load(chunks):
+    module = types.ModuleType("submission")
+    errors = []
+    for chunk in chunks:
+        try:
+            exec(compile(chunk["code"], "<" + chunk["label"] + ">", "exec"), module.__dict__)
+        except BaseException as err:  # SystemExit and KeyboardInterrupt included: a cell must not stop loading
+            errors.append({"label": chunk["label"], **describe(err)})
+    return module, errors
+
+
+def as_graph(graph):
+    return [(name, op, list(inputs)) for name, op, inputs in graph]
+
+
+def plain(value):
+    """Copy containers into plain dicts and lists (a defaultdict or tuple is fine to return)."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
+def answer(module, request):
+    function = module.__dict__.get(request["fn"])
+    if not callable(function):
+        return {"status": "missing"}
+    args = list(request["args"])
+    if request.get("graph_arg", True) and args:
+        args[0] = as_graph(args[0])
+    start = _clock()
+    try:
+        value = function(*args, **request.get("kwargs", {}))
+    except BaseException as err:
+        reply = {"status": "raised", "seconds": _clock() - start, "error": describe(err)}
+        if request.get("return_args"):
+            reply["args_after"] = plain(args)
+        return reply
+    seconds = _clock() - start
+    if request.get("mutate_result") and isinstance(value, list):
+        value.append("\x00mutated")  # does changing the answer change the graph?
+        reply_value = None
+    else:
+        reply_value = plain(value)
+    reply = {"status": "ok", "seconds": seconds, "value": reply_value}
+    if request.get("return_args") or request.get("mutate_result"):
+        reply["args_after"] = plain(args)
+    return reply
+
+
+def main():
+    hello = receive()
+    module, errors = load(hello["chunks"])
+    send({"status": "loaded", "errors": errors})
+    while True:
+        request = receive()
+        send(answer(module, request))
+
+
+main()

@@ -1,0 +1,417 @@
+"""The nbgrader lesson notebooks: built from the reference, valid for nbgrader, answer-free once released.
+
+The slow tests run the real `nbgrader` next to this Python in a temporary copy
+of notebooks/, so nothing is written into the repository.
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from autograder import lessons
+from solutions import graph as reference
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+REFERENCE_TEXT = lessons.REFERENCE.read_text(encoding="utf-8")
+NBGRADER = Path(sys.executable).parent / "nbgrader"
+STUB = ["# YOUR CODE HERE", "raise NotImplementedError()"]
+VALIDATE_PASSED = "Success! Your notebook passes all the tests."
+VALIDATE_INVERT_PASSED = "Success! The notebook does not pass any tests."
+
+GRADE_IDS = {
+    "lesson1_graphs": [
+        "answer_order",
+        "answer_inputs_of_q",
+        "answer_fan_out_node",
+        "answer_edge_count",
+        "answer_multiple_choice",
+        "evaluate_correct",
+        "inputs_of_correct",
+        "users_of_correct",
+    ],
+    "lesson2_backward": ["answer_assign_instead_of_add", "backward_correct"],
+}
+
+# Answers of the right form but the wrong value, one set per answer check.
+WRONG_ANSWERS = {
+    "answer_order": {"ORDER": ["q", "p", "L"]},
+    "answer_inputs_of_q": {"INPUTS_OF_Q": ["p", "a", "b"]},
+    "answer_fan_out_node": {"FAN_OUT_NODE": "p"},
+    "answer_edge_count": {"EDGE_COUNT": 6},
+    "answer_multiple_choice": {"CHOICE": "A"},
+    "answer_assign_instead_of_add": {"ASSIGN_X": 128, "FIRST_WRONG": "t"},
+}
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def notebook_paths(root=NOTEBOOKS, step="source"):
+    return {lesson.assignment: root / step / lesson.assignment / lesson.notebook for lesson in lessons.LESSONS}
+
+
+def parse(text):
+    """A notebook's JSON text as attribute-style cells with joined sources (nbformat costs seconds to import)."""
+    nb = json.loads(text)
+    cells = [SimpleNamespace(**dict(cell, source="".join(cell["source"]))) for cell in nb["cells"]]
+    return SimpleNamespace(**dict(nb, cells=cells))
+
+
+def read(path):
+    return parse(path.read_text(encoding="utf-8"))
+
+
+def meta(cell):
+    return cell.metadata.get("nbgrader", {})
+
+
+def regions(source, begin, end):
+    """The lines inside each begin/end marker pair of a cell or file, one list per region."""
+    found, current = [], None
+    for line in source.splitlines():
+        if begin in line:
+            current = []
+        elif end in line:
+            found.append(current)
+            current = None
+        elif current is not None:
+            current.append(line)
+    return found
+
+
+def drop_regions(source, begin, end, stub=()):
+    """The source with each marked region replaced by ``stub`` lines at the marker's indent."""
+    out, inside = [], False
+    for line in source.split("\n"):
+        if begin in line:
+            inside = True
+            indent = line[: len(line) - len(line.lstrip())]
+            out.extend(indent + s for s in stub)
+        elif end in line:
+            inside = False
+        elif not inside:
+            out.append(line)
+    return "\n".join(out)
+
+
+def code_lines(nb):
+    return {line.strip() for cell in nb.cells if cell.cell_type == "code" for line in cell.source.splitlines()}
+
+
+def copy_course(parent):
+    """A throwaway copy of the course directory (notebooks/) under ``parent``."""
+    copy = parent / "notebooks"
+    shutil.copytree(
+        NOTEBOOKS,
+        copy,
+        ignore=shutil.ignore_patterns(
+            "gradebook.db", "release", "submitted", "autograded", "feedback", ".ipynb_checkpoints"
+        ),
+    )
+    return copy
+
+
+def start_nbgrader(course, *args):
+    """Start the venv's nbgrader in ``course`` without waiting for it."""
+    env = dict(os.environ)
+    # nbgrader creates its gradebook by running `alembic`, which it looks up on PATH.
+    env["PATH"] = str(NBGRADER.parent) + os.pathsep + env.get("PATH", "")
+    env["JUPYTER_PLATFORM_DIRS"] = "1"
+    # Keep a personal ~/.jupyter/nbgrader_config.py from changing the course settings.
+    env["JUPYTER_CONFIG_DIR"] = str(course.parent / "jupyter_config")
+    return subprocess.Popen(
+        [str(NBGRADER), *args], cwd=course, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def finish(process, what):
+    """Wait for a child process; return its exit code, its stdout and a report for failed checks."""
+    try:
+        stdout, stderr = process.communicate(timeout=180)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        stdout, stderr = process.communicate()
+    report = f"{what} exited {process.returncode}:\n{stdout}\n{stderr[-4000:]}"
+    return process.returncode, stdout, report
+
+
+# Run in a child process next to nbgrader: importing nbformat's schema machinery takes seconds.
+NBFORMAT_CHECK = """
+import sys, nbformat
+for path in sys.argv[1:]:
+    text = open(path, encoding="utf-8").read()
+    nb = nbformat.reads(text, as_version=nbformat.NO_CONVERT)
+    nbformat.validate(nb)
+    assert nbformat.writes(nb) + "\\n" == text, path + " is not laid out as nbformat writes it"
+    print("valid", path)
+"""
+
+
+@pytest.fixture(scope="module")
+def nbgrader_runs(tmp_path_factory):
+    """Run every slow check once: validate the sources (and their nbformat schema) in one course copy
+    while another copy generates the release and validates it with --invert.
+
+    The chains run side by side because every nbgrader start costs seconds.
+    """
+    plain = copy_course(tmp_path_factory.mktemp("validate"))
+    course = copy_course(tmp_path_factory.mktemp("release"))
+    sources = [str(p.relative_to(plain)) for p in notebook_paths(plain).values()]
+    validating = start_nbgrader(plain, "validate", *sources)
+    schema = subprocess.Popen(
+        [sys.executable, "-c", NBFORMAT_CHECK, *[str(p) for p in notebook_paths(plain).values()]],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    runs = {"course": course}
+    # --no-db: the release notebooks are the same, and skipping the gradebook saves seconds per run.
+    generating = start_nbgrader(course, "generate_assignment", "*", "--no-db")
+    runs["generate"] = finish(generating, "nbgrader generate_assignment")
+    releases = [str(p.relative_to(course)) for p in notebook_paths(course, "release").values() if p.exists()]
+    if runs["generate"][0] == 0 and releases:
+        runs["invert"] = finish(start_nbgrader(course, "validate", "--invert", *releases), "nbgrader validate --invert")
+    else:
+        runs["invert"] = (None, "", "not run, generate_assignment failed: " + runs["generate"][2])
+    runs["validate"] = finish(validating, "nbgrader validate")
+    runs["nbformat"] = finish(schema, "the nbformat check")
+    return runs
+
+
+@pytest.fixture(scope="module")
+def released(nbgrader_runs):
+    """The course copy after `nbgrader generate_assignment` has made every lesson's release notebook."""
+    returncode, _stdout, report = nbgrader_runs["generate"]
+    assert returncode == 0, report
+    return nbgrader_runs["course"]
+
+
+# ---------------------------------------------------------------- the builder
+
+
+def test_committed_notebooks_equal_builder_output():
+    """Every committed source notebook is exactly what `python -m autograder.lessons` writes."""
+    expected = lessons.expected_notebooks()
+    assert set(expected) == set(notebook_paths().values())
+    for path, text in expected.items():
+        assert path.exists(), f"{path} is missing: run `make notebooks`"
+        assert path.read_text(encoding="utf-8") == text, f"{path} is out of date: run `make notebooks`"
+    assert lessons.main(["--check"]) == 0
+
+
+def test_check_names_the_stale_notebook_and_the_fix(tmp_path, monkeypatch, capsys):
+    """`--check` exits 1 and names the drifted notebook and `make notebooks`."""
+    copy = tmp_path / "notebooks"
+    shutil.copytree(NOTEBOOKS, copy)
+    target = notebook_paths(copy)["lesson2_backward"]
+    target.write_text(target.read_text(encoding="utf-8").replace("Lesson 2", "Lesson Two"), encoding="utf-8")
+    monkeypatch.setattr(lessons, "NOTEBOOKS", copy)
+    assert lessons.stale(copy) == [target]
+    assert lessons.main(["--check"]) == 1
+    err = capsys.readouterr().err
+    assert "backward_sweep.ipynb" in err and "make notebooks" in err
+    assert "computation_graphs.ipynb" not in err
+
+
+def test_builder_output_is_deterministic_and_clean():
+    """Two builds agree; notebooks are nbformat 4.5, python3, output-free, with unique fixed cell ids."""
+    first, second = lessons.expected_notebooks(), lessons.expected_notebooks()
+    assert first == second
+    for path, text in first.items():
+        nb = parse(text)
+        assert (nb.nbformat, nb.nbformat_minor) == (4, 5)
+        assert nb.metadata["kernelspec"]["name"] == "python3"
+        ids = [cell.id for cell in nb.cells]
+        assert len(ids) == len(set(ids)), path
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                assert cell.outputs == [] and cell.execution_count is None
+            if meta(cell):
+                assert cell.id == meta(cell)["grade_id"]
+
+
+def test_lesson_file_errors_name_the_line():
+    """A bad header or an unknown reference name is reported with its lesson file line."""
+    with pytest.raises(lessons.LessonError, match=r"bad\.txt:3: unknown cell kind"):
+        lessons.parse_lesson("%%% markdown\nhello\n%%% prose\n", "bad.txt")
+    with pytest.raises(lessons.LessonError, match=r"bad\.txt:1: .*no top-level nothing_here"):
+        lessons.build_notebook("%%% reference x_solution nothing_here\n", REFERENCE_TEXT, "bad.txt")
+
+
+def test_grade_cells_and_points_match_the_table():
+    """Each notebook has exactly the expected grade ids, in order, with points from lessons.POINTS."""
+    assert set(lessons.POINTS) == {gid for ids in GRADE_IDS.values() for gid in ids}
+    for assignment, path in notebook_paths().items():
+        graded = [meta(c) for c in read(path).cells if meta(c).get("grade")]
+        assert [m["grade_id"] for m in graded] == GRADE_IDS[assignment]
+        for m in graded:
+            assert m["points"] == lessons.POINTS[m["grade_id"]]
+            assert m["schema_version"] == 3 and not m["solution"] and not m["locked"]
+
+
+def test_definition_cells_are_cut_verbatim_from_the_reference():
+    """OPS and the four function cells are exact slices of solutions/graph.py, solution markers included."""
+    defined = {}
+    for path in notebook_paths().values():
+        for cell in read(path).cells:
+            if cell.cell_type == "code" and (meta(cell).get("locked") or cell.id.endswith("_solution")):
+                if "def " in cell.source or "OPS =" in cell.source:
+                    assert cell.source in REFERENCE_TEXT, f"{path.name}:{cell.id} is not a slice of the reference"
+                    defined[cell.id] = cell.source
+    assert {"ops_table", "evaluate_solution", "inputs_of_solution", "users_of_solution", "backward_solution"} <= set(
+        defined
+    )
+    for name in ("evaluate", "inputs_of", "users_of", "backward"):
+        source = defined[f"{name}_solution"]
+        assert source.startswith(f"def {name}(") and source.rstrip().endswith("### END SOLUTION")
+
+
+def test_a_reference_edit_reaches_the_notebook():
+    """Changing a line of solutions/graph.py changes the built notebook, so `--check` would catch the drift."""
+    lesson = lessons.LESSONS[0]
+    text = lesson.text_path(NOTEBOOKS).read_text(encoding="utf-8")
+    edited = REFERENCE_TEXT.replace("    return values\n", "    return dict(values)\n")
+    assert edited != REFERENCE_TEXT
+    before = lessons.build_notebook(text, REFERENCE_TEXT)
+    after = lessons.build_notebook(text, edited)
+    assert before != after and '"    return dict(values)\\n",' in after
+
+
+def test_notebook_functions_behave_like_the_reference():
+    """OPS and the functions the source notebooks define, exec'd together, match the reference."""
+    ns = {}
+    for path in notebook_paths().values():
+        for cell in read(path).cells:
+            m = meta(cell)
+            if cell.cell_type == "code" and (m.get("solution") or m.get("locked")) and not m.get("grade"):
+                exec(compile(cell.source, f"{path.name}:{cell.id}", "exec"), ns)
+    z = [("p", "mul", ["a", "b"]), ("z", "add", ["p", "c"])]
+    square = [("p", "mul", ["a", "b"]), ("q", "add", ["p", "a"]), ("L", "sq", ["q"])]
+    diamond = [("a", "mul", ["x", "x"]), ("t", "add", ["a", "a"]), ("L", "mul", ["t", "t"])]
+    mixed = [("u", "sub", ["x", "y"]), ("v", "div", ["u", "y"]), ("w", "tanh", ["v"]), ("r", "relu", ["w"]),
+             ("n", "neg", ["r"])]
+    cases = [(z, {"a": 2, "b": 3, "c": 1}), (square, {"a": 2, "b": 3}), (diamond, {"x": 2}),
+             (mixed, {"x": 5.0, "y": 2.0})]
+
+    assert set(ns["OPS"]) == set(reference.OPS)
+    assert ns["evaluate"](*cases[0])["z"] == 7
+    for graph, leaves in cases:
+        values = reference.evaluate(graph, leaves)
+        assert ns["evaluate"](graph, leaves) == values
+        assert ns["backward"](graph, values) == reference.backward(graph, values)
+        for node, _op, _inputs in graph:
+            assert ns["backward"](graph, values, node) == reference.backward(graph, values, node)
+        for name in [*values, "nowhere"]:
+            assert ns["inputs_of"](graph, name) == reference.inputs_of(graph, name)
+            assert ns["users_of"](graph, name) == reference.users_of(graph, name)
+    assert ns["backward"](diamond, {"x": 2, "a": 4, "t": 8, "L": 64})["x"] == 128
+    for impl in (ns["evaluate"], reference.evaluate):
+        with pytest.raises(ValueError):
+            impl(list(reversed(z)), {"a": 2, "b": 3, "c": 1})
+
+
+def test_answer_checks_accept_the_answer_and_hide_the_verdict():
+    """Each answer check passes on the notebook's answer; a wrong well-formed answer passes only the visible part."""
+    for path in notebook_paths().values():
+        cells = read(path).cells
+        for i, cell in enumerate(cells):
+            gid = meta(cell).get("grade_id", "")
+            if not (meta(cell).get("grade") and gid.startswith("answer_")):
+                continue
+            answer = cells[i - 1]
+            assert meta(answer).get("solution"), f"{gid} should follow its answer cell"
+            assert regions(cell.source, "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"), f"{gid} has no hidden check"
+            right = {}
+            exec(answer.source, right)
+            exec(cell.source, right)
+            wrong = dict(WRONG_ANSWERS[gid])
+            exec(drop_regions(cell.source, "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"), dict(wrong))
+            with pytest.raises(AssertionError):
+                exec(cell.source, dict(wrong))
+
+
+# ---------------------------------------------------------------- nbgrader itself
+
+
+@pytest.mark.slow
+def test_source_notebooks_pass_nbgrader_validate(nbgrader_runs):
+    """`nbgrader validate` runs each source notebook and every grade cell passes."""
+    returncode, stdout, report = nbgrader_runs["validate"]
+    assert returncode == 0, report
+    assert stdout.count(VALIDATE_PASSED) == len(lessons.LESSONS), report
+
+
+@pytest.mark.slow
+def test_source_notebooks_are_valid_nbformat(nbgrader_runs):
+    """Each source notebook passes the nbformat schema and is laid out exactly as nbformat writes it."""
+    returncode, stdout, report = nbgrader_runs["nbformat"]
+    assert returncode == 0, report
+    assert stdout.count("valid ") == len(lessons.LESSONS), report
+
+
+@pytest.mark.slow
+def test_release_keeps_no_solution_code(released):
+    """Release notebooks contain no line of any solution region, reference or answer."""
+    banned = {line.strip() for region in regions(REFERENCE_TEXT, "BEGIN SOLUTION", "END SOLUTION") for line in region}
+    for path in notebook_paths().values():
+        for cell in read(path).cells:
+            for region in regions(cell.source, "BEGIN SOLUTION", "END SOLUTION"):
+                banned.update(line.strip() for line in region)
+    # Lines such as "}" or "else:" say nothing about a solution; keep the ones that do.
+    banned = {line for line in banned if len(line) >= 6 and re.search(r"[A-Za-z]", line)}
+    assert any("reversed(graph)" in line for line in banned) and any("raise ValueError(" in line for line in banned)
+    for path in notebook_paths(released, "release").values():
+        text = path.read_text(encoding="utf-8")
+        for marker in ("BEGIN SOLUTION", "END SOLUTION", "raise ValueError(", "reversed(graph)"):
+            assert marker not in text, f"{path.name} still contains {marker!r}"
+        leaked = banned & code_lines(read(path))
+        assert not leaked, f"{path.name} still contains solution lines {sorted(leaked)}"
+
+
+@pytest.mark.slow
+def test_release_turns_every_solution_region_into_a_stub(released):
+    """Every solution region of a source cell becomes `# YOUR CODE HERE` / `raise NotImplementedError()`."""
+    for assignment, source_path in notebook_paths().items():
+        release = {c.id: c for c in read(notebook_paths(released, "release")[assignment]).cells}
+        solution_cells = [c for c in read(source_path).cells if meta(c).get("solution")]
+        assert solution_cells
+        for cell in solution_cells:
+            count = len(regions(cell.source, "BEGIN SOLUTION", "END SOLUTION"))
+            assert count >= 1, f"{cell.id} has no solution region"
+            stubbed = release[cell.id].source
+            assert stubbed == drop_regions(cell.source, "BEGIN SOLUTION", "END SOLUTION", STUB)
+            assert stubbed.count("raise NotImplementedError()") == count
+
+
+@pytest.mark.slow
+def test_release_drops_hidden_tests_and_keeps_visible_ones(released):
+    """Hidden-test regions vanish from the release; the visible part of each grade cell is kept as is."""
+    for assignment, source_path in notebook_paths().items():
+        release_path = notebook_paths(released, "release")[assignment]
+        assert "HIDDEN TESTS" not in release_path.read_text(encoding="utf-8")
+        release = {c.id: c for c in read(release_path).cells}
+        for cell in read(source_path).cells:
+            if not meta(cell).get("grade"):
+                continue
+            hidden_regions = regions(cell.source, "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
+            hidden = {line.strip() for region in hidden_regions for line in region}
+            visible = drop_regions(cell.source, "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
+            assert release[cell.id].source == visible
+            assert meta(release[cell.id])["points"] == lessons.POINTS[cell.id]
+            hidden_asserts = {line for line in hidden if line.startswith("assert ")}
+            leaked = hidden_asserts & {line.strip() for line in visible.splitlines()}
+            assert not leaked, f"{cell.id}: hidden asserts also appear in the visible part: {sorted(leaked)}"
+
+
+@pytest.mark.slow
+def test_release_notebooks_fail_every_grade_cell(released, nbgrader_runs):
+    """`nbgrader validate --invert` passes: no grade cell passes before the learner has answered."""
+    returncode, stdout, report = nbgrader_runs["invert"]
+    assert returncode == 0, report
+    assert stdout.count(VALIDATE_INVERT_PASSED) == len(lessons.LESSONS), report
