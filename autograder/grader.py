@@ -109,8 +109,11 @@ class Runner:
         for case in check.cases:
             limit = SLOW_MARGIN * reference_seconds(case) + SLOW_SLACK
             best = None
-            for _ in range(3):
-                reply = self.call(case)
+            for _ in range(2):  # a second try forgives one run slowed down by the machine
+                reply = self.sandbox.call(case.fn, list(case.args), case.kwargs, seconds=2 * limit, **case.flags)
+                if reply.get("status") == "timeout":
+                    best = reply["wall_seconds"]
+                    break
                 failure = JUDGES["reference"](check, case, reply)
                 if failure:
                     return failure
@@ -119,7 +122,7 @@ class Runner:
                     break
             if best > limit:
                 summary = (
-                    f"backward took {best:.2f} s on {case.label}; a sweep that is linear in the edges "
+                    f"backward took {best:.2f} s or more on {case.label}; a sweep that is linear in the edges "
                     f"takes well under {limit:.2f} s here (the reference took {reference_seconds(case):.3f} s)"
                 )
                 return Failure(case, summary, status="slow")

@@ -3,7 +3,7 @@
 from autograder.checks import Check, backward_call
 
 RULE = "backward runs in time linear in the number of edges."
-WIDTH = 6_000
+WIDTH = 12_000
 
 
 def wide_graph(width):
@@ -25,6 +25,6 @@ CHECKS = [
         4,
         RULE,
         "linear_time",
-        cases=(backward_call(GRAPH, LEAVES, label=f"{WIDTH:,} nodes that all read x", seconds=20.0),),
+        cases=(backward_call(GRAPH, LEAVES, label=f"{WIDTH:,} nodes that all read x"),),
     ),
 ]

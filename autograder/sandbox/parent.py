@@ -5,6 +5,7 @@ or sends a malformed reply fails on its own: the child is killed and a fresh one
 learner's code loaded again, answers the next call.
 """
 
+import gc
 import json
 import os
 import resource
@@ -39,6 +40,17 @@ class Limits:
     restarts: int = 40  # fresh children per submission before giving up
 
 
+def _quiet_gc(function, *args, **kwargs):
+    """Run a JSON step with the cyclic collector paused: long graphs make many objects, no cycles."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return function(*args, **kwargs)
+    finally:
+        if enabled:
+            gc.enable()
+
+
 class Channel:
     """Length-prefixed JSON messages over a pair of pipe fds."""
 
@@ -46,7 +58,7 @@ class Channel:
         self.read_fd, self.write_fd, self.limit = read_fd, write_fd, limit
 
     def send(self, message):
-        data = json.dumps(message).encode()
+        data = _quiet_gc(json.dumps, message, separators=(",", ":")).encode()
         view = memoryview(struct.pack(">Q", len(data)) + data)
         while view:
             view = view[os.write(self.write_fd, view) :]
@@ -72,7 +84,7 @@ class Channel:
         (size,) = struct.unpack(">Q", self._read_exact(8, deadline))
         if size > self.limit:
             raise ValueError(f"a reply of {size} bytes is over the {self.limit}-byte limit")
-        message = json.loads(self._read_exact(size, deadline).decode("utf-8"))
+        message = _quiet_gc(json.loads, self._read_exact(size, deadline).decode("utf-8"))
         if not isinstance(message, dict):
             raise ValueError("a reply that is not a JSON object")
         return message
@@ -231,6 +243,10 @@ class Sandbox:
             return reply
         self.close()
         return {"status": "invalid", "reason": f"unknown status {str(reply.get('status'))[:40]!r}"}
+
+    def variable(self, name, seconds=None):
+        """The plain value of a global the learner's code defines (an answer cell's variable)."""
+        return self.call(name, [], seconds=seconds, var=name)
 
     def output(self):
         """Everything the child printed (capped), over every child this sandbox started."""

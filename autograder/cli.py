@@ -1,0 +1,55 @@
+"""Command line: grade one submission, or report what the sandbox can do here.
+
+    python -m autograder grade PATH [--json] [--fail-under SCORE]
+    python -m autograder doctor
+"""
+
+import argparse
+import json
+import sys
+
+from autograder import report
+from autograder.sandbox import isolation
+from autograder.submission import SubmissionError, load
+
+EXIT_GRADED, EXIT_BELOW, EXIT_CANNOT_GRADE = 0, 1, 2
+
+
+def cmd_grade(args):
+    from autograder.grader import grade  # imported late: it loads Hypothesis and the checks
+
+    try:
+        submission = load(args.path)
+    except SubmissionError as err:
+        print(f"cannot grade: {err}", file=sys.stderr)
+        return EXIT_CANNOT_GRADE
+    result = grade(submission)
+    if args.json:
+        json.dump(report.results_json(result), sys.stdout, indent=2)
+        print()
+    else:
+        print(report.summary(result, verbose=args.verbose))
+    if args.fail_under is not None and result.score < args.fail_under:
+        print(f"score {result.score:g} is below --fail-under {args.fail_under:g}", file=sys.stderr)
+        return EXIT_BELOW
+    return EXIT_GRADED
+
+
+def cmd_doctor(args):
+    print("\n".join(isolation.report()))
+    return EXIT_GRADED
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m autograder", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    grade = commands.add_parser("grade", help="grade one module, notebook or submission folder")
+    grade.add_argument("path", help="a .py module, an .ipynb notebook, or a folder holding them")
+    grade.add_argument("--json", action="store_true", help="print Gradescope results.json to stdout")
+    grade.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if the score is below SCORE")
+    grade.add_argument("--verbose", action="store_true", help="also list the checks that passed")
+    grade.set_defaults(run=cmd_grade)
+    doctor = commands.add_parser("doctor", help="report which sandbox protections this machine supports")
+    doctor.set_defaults(run=cmd_doctor)
+    args = parser.parse_args(argv)
+    return args.run(args)

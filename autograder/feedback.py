@@ -1,0 +1,51 @@
+"""Teaching messages for check results: what failed, on which input, and the likely misconception.
+
+Messages show the input, the expected and the actual answer, and the lesson's rule;
+they never show a check's source.
+"""
+
+SHOWN_NODES = 12  # graphs larger than this are named by their label only
+
+
+def describe_graph(graph):
+    return "; ".join(f"{name} = {op}({', '.join(inputs)})" for name, op, inputs in graph)
+
+
+def describe_case(case):
+    graph = case.args[0]
+    lines = [f"input: {case.label}" if case.label else "input:"]
+    if len(graph) <= SHOWN_NODES:
+        lines.append(f"  graph: [{describe_graph(graph)}]")
+        rest = ", ".join(repr(a) for a in case.args[1:])
+        kwargs = ", ".join(f"{k}={v!r}" for k, v in case.kwargs.items())
+        lines.append(f"  call: {case.fn}(graph, {', '.join(x for x in (rest, kwargs) if x)})")
+    else:
+        lines.append(f"  a graph of {len(graph):,} nodes")
+    return lines
+
+
+def message(result):
+    """The feedback text for one check result."""
+    check = result.check
+    head = f"{check.id} ({check.function}): {result.score:g}/{check.points:g}"
+    if result.passed:
+        return head + " passed"
+    failure = result.failure
+    lines = [head + " FAILED", f"  {failure.summary}"]
+    if failure.case is not None:
+        lines += ["  " + line for line in describe_case(failure.case)]
+    if failure.first_wrong:
+        lines.append(f"  first node whose gradient is wrong, in sweep order: {failure.first_wrong}")
+    if result.misconception:
+        lines.append(f"  likely misconception: {result.misconception}")
+    lines.append(f"  the rule: {check.rule}")
+    return "\n".join(lines)
+
+
+def load_problems(grade):
+    """Lines about code that could not run and about the submission's files."""
+    lines = []
+    for error in grade.load_errors:
+        where = f" at {error['where']}" if error.get("where") else ""
+        lines.append(f"{error['label']}: {error['type']}{where}: {error['message']}")
+    return lines + list(grade.notes)

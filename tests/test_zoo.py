@@ -1,0 +1,74 @@
+"""The misconception zoo proves the hidden checks: every bug is caught by its family, no correct style loses a point."""
+
+import pytest
+
+from autograder import checks, zoo
+from tests.zoo_grades import all_grades
+
+ENTRIES = zoo.entries()
+BUGGY = [e for e in ENTRIES if e.kind == "buggy"]
+CORRECT = [e for e in ENTRIES if e.kind == "correct"]
+pytestmark = pytest.mark.slow
+
+
+def failed_families(grades):
+    return {check_id.split("/")[0] for check_id, (score, points, _, _) in grades.items() if score < points}
+
+
+def total(grades):
+    return sum(score for score, _, _, _ in grades.values())
+
+
+def test_zoo_is_large_enough():
+    """At least 25 buggy implementations and 5 correct styles, each with a one-line description."""
+    assert len(BUGGY) >= 25 and len(CORRECT) >= 5
+    assert all(e.description and "\n" not in e.description for e in ENTRIES)
+
+
+def test_zoo_names_only_real_families():
+    """Every family a buggy entry says it fails is a family of hidden checks."""
+    for entry in BUGGY:
+        assert set(entry.fails) <= set(checks.FAMILIES), entry.name
+
+
+def test_reference_earns_full_marks():
+    """The reference passes every hidden check."""
+    grades = all_grades()["reference"]
+    assert total(grades) == checks.max_points(), failed_families(grades)
+
+
+def test_stub_earns_nothing():
+    """The untouched stub earns 0 points."""
+    assert total(all_grades()["stub"]) == 0
+
+
+@pytest.mark.parametrize("entry", CORRECT, ids=[e.name for e in CORRECT])
+def test_correct_style_earns_full_marks(entry):
+    """A correct implementation in another style never loses a point."""
+    grades = all_grades()[entry.name]
+    lost = {cid: summary for cid, (score, points, summary, _) in grades.items() if score < points}
+    assert not lost, f"{entry.name} ({entry.description}) lost points: {lost}"
+
+
+@pytest.mark.parametrize("entry", BUGGY, ids=[e.name for e in BUGGY])
+def test_buggy_loses_points_in_its_family(entry):
+    """A buggy implementation loses points, and the family naming its misconception is among the failures."""
+    grades = all_grades()[entry.name]
+    assert total(grades) < checks.max_points(), f"{entry.name} ({entry.description}) earned full marks"
+    missing = set(entry.fails) - failed_families(grades)
+    assert not missing, f"{entry.name}: families {sorted(missing)} did not fail; failed: {sorted(failed_families(grades))}"
+
+
+@pytest.mark.parametrize("entry", BUGGY, ids=[e.name for e in BUGGY])
+def test_buggy_keeps_points_outside_its_function(entry):
+    """A misconception in one function costs no points in the functions it does not touch."""
+    by_id = {c.id: c for c in checks.all_checks()}
+    grades = all_grades()[entry.name]
+    lost = [cid for cid, (score, points, _, _) in grades.items() if score < points and by_id[cid].function != entry.function]
+    assert not lost, f"{entry.name} lost points outside {entry.function}: {lost}"
+
+
+def test_assign_instead_of_add_is_named_in_feedback():
+    """The fan-out misconception is named, with t as the first wrong node of the worked example."""
+    score, points, summary, misconception = all_grades()["buggy_assign_fan_out"]["fan_out_accumulation/worked_example"]
+    assert score == 0 and "dL/dt" in summary and "instead of adding" in misconception
