@@ -1,9 +1,8 @@
 """Grades as Gradescope's results.json schema, and as a readable summary."""
 
 from autograder import feedback
+from autograder.checks import FUNCTIONS
 from autograder.sandbox import isolation
-
-FUNCTIONS = ("evaluate", "inputs_of", "users_of", "backward")
 
 
 def by_function(grade):

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 from solutions import graph as reference
 
+FUNCTIONS = ("evaluate", "inputs_of", "users_of", "backward")  # the learner's tasks, in lesson order
+
 FAMILIES = (
     "evaluate_values",
     "wrong_order_valueerror",

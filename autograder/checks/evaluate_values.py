@@ -31,7 +31,7 @@ CHECKS = [
     Check(
         "evaluate_values/every_op",
         "evaluate",
-        5,
+        4,
         RULE,
         "reference",
         cases=(
@@ -46,6 +46,17 @@ CHECKS = [
                 {"u": 1.5, "v": -2.0},
                 label="a chain of sq, neg, div and sub",
             ),
+        ),
+    ),
+    Check(
+        "evaluate_values/relu_small_positive",
+        "evaluate",
+        1,
+        RULE,
+        "reference",
+        cases=(
+            call("evaluate", [("y", "relu", ["u"])], {"u": 0.5}, label="y = relu(u), 0 < u < 1"),
+            call("evaluate", [("y", "relu", ["u"])], {"u": 1.0}, label="y = relu(u), u = 1"),
         ),
     ),
 ]

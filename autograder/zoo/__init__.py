@@ -15,24 +15,10 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.checks import FAMILIES, FUNCTIONS
+
 HERE = Path(__file__).resolve().parent
 
-FAMILIES = (
-    "evaluate_values",
-    "wrong_order_valueerror",
-    "inputs_of_edges",
-    "users_of_dedup",
-    "users_of_order",
-    "fan_out_accumulation",
-    "finite_difference_agreement",
-    "backward_every_name",
-    "reverse_order",
-    "local_slopes",
-    "deep_graph",
-    "linear_time",
-    "no_mutation",
-)
-FUNCTIONS = ("evaluate", "inputs_of", "users_of", "backward")
 
 
 @dataclass(frozen=True)

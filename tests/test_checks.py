@@ -1,0 +1,46 @@
+"""The hidden-check table itself: stable ids, points, rules, and the README's copy of it."""
+
+import re
+from pathlib import Path
+
+from autograder import checks
+from autograder.checks.__main__ import markdown_table
+
+ROOT = Path(__file__).resolve().parent.parent
+ALL = checks.all_checks()
+
+
+def test_check_ids_are_unique_and_stable_shaped():
+    """Every id is 'family/variant' in snake_case, and no two checks share one."""
+    ids = [c.id for c in ALL]
+    assert len(ids) == len(set(ids))
+    for check in ALL:
+        assert re.fullmatch(r"[a-z_]+/[a-z_]+", check.id), check.id
+        assert check.family in checks.FAMILIES
+
+
+def test_points_per_function():
+    """evaluate 25, inputs_of 10, users_of 15, backward 50: 100 in all."""
+    totals = {f: sum(c.points for c in ALL if c.function == f) for f in checks.FUNCTIONS}
+    assert totals == {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 50}
+
+
+def test_every_check_states_its_rule_and_has_inputs():
+    """Each check names the instruction it enforces and has at least one input."""
+    for check in ALL:
+        assert check.rule.endswith(".") and len(check.rule) > 30, check.id
+        assert check.cases or check.strategy is not None, check.id
+        assert check.function in checks.FUNCTIONS
+
+
+def test_checks_hold_no_expected_answers():
+    """Cases carry inputs only: expected values are computed from the reference at grading time."""
+    for check in ALL:
+        for case in check.cases:
+            assert set(case.kwargs) <= {"output"}, check.id
+            assert set(case.flags) <= {"return_args", "mutate_result"}, check.id
+
+
+def test_readme_table_matches_checks():
+    """The README's table of check families is the one `python -m autograder.checks` prints."""
+    assert markdown_table() in (ROOT / "README.md").read_text(), "README table is stale: paste `python -m autograder.checks`"
