@@ -8,7 +8,7 @@ TASK   ?=
 # Cached bytecode makes each pytest start (the suite starts several) about a second faster.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: test check stubs notebooks clean
+.PHONY: test check stubs notebooks bench clean
 
 $(READY): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,3 +34,12 @@ notebooks: $(READY)
 
 clean:
 	rm -rf $(VENV) dist .hypothesis
+
+## make release: build the learner bundle in dist/learner/ (stub, public tests, release notebooks; no solutions)
+.PHONY: release
+release: $(READY)
+	$(BIN)/python -m autograder.release
+
+## make bench: grading speed (sandbox round trip, child start, one submission, per family)
+bench: $(READY)
+	$(BIN)/python -m autograder.bench

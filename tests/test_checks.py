@@ -29,14 +29,14 @@ def test_every_check_states_its_rule_and_has_inputs():
     """Each check names the instruction it enforces and has at least one input."""
     for check in ALL:
         assert check.rule.endswith(".") and len(check.rule) > 30, check.id
-        assert check.cases or check.strategy is not None, check.id
+        assert check.inputs() or check.strategy is not None, check.id
         assert check.function in checks.FUNCTIONS
 
 
 def test_checks_hold_no_expected_answers():
     """Cases carry inputs only: expected values are computed from the reference at grading time."""
     for check in ALL:
-        for case in check.cases:
+        for case in check.inputs():
             assert set(case.kwargs) <= {"output"}, check.id
             assert set(case.flags) <= {"return_args", "mutate_result"}, check.id
 

@@ -50,13 +50,17 @@ class Check:
     points: float
     rule: str  # the lesson's instruction this check enforces
     expect: str  # how the reply is judged: a key of autograder.compare.JUDGES
-    cases: tuple = ()
+    cases: tuple = ()  # or a function returning them, for inputs too large to build on import
     strategy: object = None  # a Hypothesis strategy of Case, for property checks
     examples: int = 0  # how many examples the property check tries
 
     @property
     def family(self):
         return self.id.split("/")[0]
+
+    def inputs(self):
+        """The fixed cases, built now if they were given as a function."""
+        return self.cases() if callable(self.cases) else self.cases
 
 
 def as_json_graph(graph):

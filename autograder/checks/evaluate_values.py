@@ -20,7 +20,7 @@ CHECKS = [
     Check(
         "evaluate_values/includes_leaves",
         "evaluate",
-        3,
+        5,
         RULE,
         "reference",
         cases=(
