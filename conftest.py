@@ -5,11 +5,10 @@
     pytest exercises/tests --impl=path/to/file.py  # any module file, notebook or submission folder
 """
 
-import importlib
-import types
-
 import pytest
 from hypothesis import HealthCheck, settings
+
+from exercises.loader import load_implementation
 
 settings.register_profile(
     "kit",
@@ -32,24 +31,7 @@ def pytest_addoption(parser):
     )
 
 
-def load_implementation(spec: str):
-    """Return a module-like object with OPS, evaluate, inputs_of, users_of and backward."""
-    if spec in PACKAGES:
-        return importlib.import_module(PACKAGES[spec])
-    from autograder.submission import load
-
-    submission = load(spec)
-    module = types.ModuleType("submission")
-    module.__file__ = str(submission.origin)
-    for chunk in submission.chunks:
-        try:
-            exec(compile(chunk.code, chunk.label, "exec"), module.__dict__)
-        except Exception as err:  # a broken cell should not hide the others
-            print(f"{chunk.label}: {type(err).__name__}: {err}")
-    return module
-
-
 @pytest.fixture(scope="session")
 def impl(request):
     """The implementation chosen with --impl."""
-    return load_implementation(request.config.getoption("--impl"))
+    return load_implementation(request.config.getoption("--impl"), PACKAGES)

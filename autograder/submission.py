@@ -10,9 +10,10 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from exercises.loader import drop_unwritten_stubs
+
 MAX_FILE_BYTES = 5_000_000  # a submission file larger than this is not read
 MODULE_NAMES = ("graph.py",)  # the stub module's file name in exercises/
-FUNCTIONS = ("evaluate", "inputs_of", "users_of", "backward")
 
 
 class SubmissionError(Exception):
@@ -117,10 +118,20 @@ def from_folder(path: Path) -> Submission:
         hint = f" ({len(links)} symbolic link(s) ignored)" if links else ""
         raise SubmissionError(f"{path}: no notebook or graph.py found{hint}; hand in your lesson notebook(s) or exercises/graph.py")
     sub = Submission(origin=path)
+    problems = []
     for p in found:
-        part = load(p)
+        try:
+            part = load(p)
+        except SubmissionError as err:  # one unreadable file does not hide the others
+            problems.append(str(err))
+            continue
         sub.chunks.extend(part.chunks)
         sub.notes.extend(part.notes)
+    if not sub.chunks:
+        raise SubmissionError("; ".join(problems))
+    pairs = drop_unwritten_stubs([(chunk.label, chunk.code) for chunk in sub.chunks])
+    sub.chunks = [Chunk(label, code) for label, code in pairs]
+    sub.notes.extend(problems)
     sub.notes.extend(f"{p}: symbolic link ignored" for p in links)
     return sub
 

@@ -1,0 +1,170 @@
+"""`python -m autograder grade`: results JSON, readable summary and exit codes, run as a learner's grader would be.
+
+Grading a whole submission takes seconds, so the four full grades start at
+once in one fixture, two at a time, and the tests read their results.
+"""
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from autograder import checks, lessons
+from autograder.stubgen import stub_source
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT / "solutions" / "graph.py"
+SOURCE_NOTEBOOKS = [lesson.notebook_path(ROOT / "notebooks") for lesson in lessons.LESSONS]
+LESSON1_FUNCTIONS = {"evaluate", "inputs_of", "users_of"}  # defined by lesson 1's solution cells
+CHECKS = {check.id: check for check in checks.all_checks()}
+
+
+def grade(path, *options):
+    """Run the CLI the way a grading job does: a fresh Python, output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "autograder", "grade", str(path), *options],
+        cwd=ROOT, capture_output=True, text=True, timeout=600, check=False,
+    )
+
+
+def check_id(test_name):
+    """The id of the check a results-JSON test is named after (its name starts with it)."""
+    matches = [cid for cid in CHECKS if test_name.startswith(cid)]
+    assert matches, f"{test_name!r} does not start with a known check id"
+    return max(matches, key=len)
+
+
+def statuses(result, functions):
+    """{check id: status} for the checks of ``functions`` in a results JSON."""
+    found = {check_id(t["name"]): t["status"] for t in result["tests"]}
+    return {cid: status for cid, status in found.items() if CHECKS[cid].function in functions}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """Grade a stub module, a correct module, lesson 1's notebook and a folder of both lesson notebooks."""
+    tmp = tmp_path_factory.mktemp("cli")
+    (tmp / "stub").mkdir()
+    stub = tmp / "stub" / "graph.py"
+    stub.write_text(stub_source(REFERENCE.read_text(encoding="utf-8")), encoding="utf-8")
+    (tmp / "correct").mkdir()
+    correct = shutil.copy(REFERENCE, tmp / "correct" / "graph.py")
+    notebook = shutil.copy(SOURCE_NOTEBOOKS[0], tmp / SOURCE_NOTEBOOKS[0].name)
+    (tmp / "both").mkdir()
+    for path in SOURCE_NOTEBOOKS:
+        shutil.copy(path, tmp / "both" / path.name)
+    jobs = {
+        "stub": (stub, "--json"),
+        "correct": (correct, "--json", "--fail-under", "100"),
+        "notebook": (notebook, "--json", "--fail-under", "101"),
+        "folder": (tmp / "both",),
+    }
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {name: pool.submit(grade, *args) for name, args in jobs.items()}
+        return {name: future.result() for name, future in futures.items()}
+
+
+def results(run):
+    assert run.returncode in (0, 1), run.stderr
+    return json.loads(run.stdout)
+
+
+@pytest.mark.slow
+def test_stub_scores_zero_with_every_check_failed(graded):
+    """The stub module grades to 0 with every test failed, and the CLI exits 0 (it did grade)."""
+    run = graded["stub"]
+    assert run.returncode == 0, run.stderr
+    result = results(run)
+    assert result["score"] == 0 and result["max_score"] == checks.max_points()
+    assert {t["status"] for t in result["tests"]} == {"failed"}
+
+
+@pytest.mark.slow
+def test_correct_module_scores_full_marks(graded):
+    """A correct module (the reference, copied as graph.py) grades 100/100; --fail-under 100 still exits 0."""
+    run = graded["correct"]
+    assert run.returncode == 0, run.stderr
+    result = results(run)
+    assert (result["score"], result["max_score"]) == (100, 100)
+    assert {t["status"] for t in result["tests"]} == {"passed"}
+
+
+@pytest.mark.slow
+def test_notebook_grades_like_the_module_for_its_functions(graded):
+    """Lesson 1's notebook earns exactly the module's check results for the functions it defines, nothing for backward."""
+    notebook, module = results(graded["notebook"]), results(graded["correct"])
+    mine = statuses(notebook, LESSON1_FUNCTIONS)
+    assert mine and mine == statuses(module, LESSON1_FUNCTIONS)
+    assert set(statuses(notebook, {"backward"}).values()) == {"failed"}
+    points = sum(CHECKS[cid].points for cid in mine)
+    assert notebook["score"] == pytest.approx(points)
+
+
+@pytest.mark.slow
+def test_fail_under_above_the_score_exits_1(graded):
+    """--fail-under 101 exits 1, still prints the results JSON, and says why on stderr."""
+    run = graded["notebook"]
+    assert run.returncode == 1, run.stderr
+    assert results(run)["tests"]
+    assert "101" in run.stderr and "fail-under" in run.stderr
+
+
+@pytest.mark.slow
+def test_folder_of_lesson_notebooks_scores_full_marks(graded):
+    """A folder holding both source notebooks grades to full marks."""
+    run = graded["folder"]
+    assert run.returncode == 0, run.stderr
+    assert re.search(rf"\b{checks.max_points():g}/{checks.max_points():g}\b", run.stdout.splitlines()[0]), run.stdout
+
+
+@pytest.mark.slow
+def test_summary_without_json_is_readable(graded):
+    """Without --json the CLI prints a plain summary: the path and score, one line per function, no JSON."""
+    out = graded["folder"].stdout
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(out)
+    first, *rest = out.splitlines()
+    assert "both" in first  # the graded folder's name
+    for function in ("evaluate", "inputs_of", "users_of", "backward"):
+        assert any(line.strip().startswith(f"{function}:") for line in rest), function
+    assert f"all {len(CHECKS)} checks passed" in out
+
+
+@pytest.mark.slow
+def test_results_json_follows_the_gradescope_schema(graded):
+    """Top-level score, max_score, execution_time, output, tests; each test named after a check, one per check."""
+    for name in ("stub", "correct"):
+        result = results(graded[name])
+        assert {"score", "max_score", "execution_time", "output", "tests"} <= set(result)
+        assert isinstance(result["output"], str) and result["execution_time"] >= 0
+        for test in result["tests"]:
+            assert {"name", "score", "max_score", "status", "output"} <= set(test), test
+            assert test["status"] in {"passed", "failed"}
+            assert isinstance(test["output"], str) and test["output"]
+            assert 0 <= test["score"] <= test["max_score"] == CHECKS[check_id(test["name"])].points
+        assert sorted(check_id(t["name"]) for t in result["tests"]) == sorted(CHECKS)
+        assert result["score"] == pytest.approx(sum(t["score"] for t in result["tests"]))
+        assert result["max_score"] == pytest.approx(sum(t["max_score"] for t in result["tests"]))
+
+
+@pytest.mark.parametrize(
+    "name, content",
+    [("missing.ipynb", None), ("broken.ipynb", '{"cells": [\n'), ("graph.py", None)],
+    ids=["missing notebook", "invalid JSON notebook", "missing module"],
+)
+def test_unreadable_submission_exits_2_naming_file_and_fix(tmp_path, name, content):
+    """A path that does not exist or a notebook that is not JSON: exit 2, file and fix on stderr, nothing on stdout."""
+    path = tmp_path / name
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    run = grade(path, "--json")
+    assert run.returncode == 2, run.stderr
+    assert run.stdout == ""
+    assert name in run.stderr
+    assert re.search(r"check|save|hand", run.stderr.split(name, 1)[1]), f"no fix suggested: {run.stderr}"
+    assert "Traceback" not in run.stderr

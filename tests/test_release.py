@@ -1,0 +1,454 @@
+"""The learner bundle: built by `python -m autograder.release`, complete, deterministic, and free of anything secret.
+
+The canary tests copy the kit, plant a unique string in every file of the
+autograder package (hidden checks and zoo included), in every solution region
+of the reference and in every solution and hidden-test region of the lesson
+files, then build the bundle and grade with that copy. The string must show up
+nowhere a learner can see.
+"""
+
+import ast
+import os
+import re
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from autograder import release, zoo
+from autograder.release import ReleaseError
+from autograder.stubgen import stub_source
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE_SOURCE = (ROOT / "solutions" / "graph.py").read_text(encoding="utf-8")
+STUB_SOURCE = stub_source(REFERENCE_SOURCE)
+CANARY = "GRAPHKIT-CANARY-d41c9e"
+NOT_COPIED = (".venv", ".git", "dist", "out", "__pycache__", ".hypothesis", ".pytest_cache", "*.egg-info",
+              "gradebook.db", ".ipynb_checkpoints")
+
+EXPECTED_FILES = {
+    ".github/workflows/public-tests.yml",
+    ".gitignore",
+    "Makefile",
+    "README.md",
+    "conftest.py",
+    "pytest.ini",
+    "requirements.txt",
+    "exercises/__init__.py",
+    "exercises/graph.py",
+    "exercises/loader.py",
+    "exercises/tests/__init__.py",
+    "exercises/tests/expect.py",
+    "exercises/tests/strategies.py",
+    "exercises/tests/test_backward.py",
+    "exercises/tests/test_evaluate.py",
+    "exercises/tests/test_inputs_of.py",
+    "exercises/tests/test_users_of.py",
+    "notebooks/lesson1_graphs/computation_graphs.ipynb",
+    "notebooks/lesson2_backward/backward_sweep.ipynb",
+}
+
+# Run in the bundle: pytest, then report whether the kit's private packages were imported and where exercises came from.
+PUBLIC_RUN = """
+import sys, pytest
+code = pytest.main(sys.argv[1:])
+print("PRIVATE", sorted(m for m in sys.modules if m.split(".")[0] in ("autograder", "solutions")))
+print("EXERCISES", sys.modules["exercises"].__file__)
+sys.exit(code)
+"""
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def assert_no_canary(path_or_text, canary=CANARY):
+    """Fail if ``canary`` occurs in a text (str or bytes) or, for a Path, in the file or any file or name under it."""
+    if isinstance(path_or_text, Path):
+        paths = sorted(path_or_text.rglob("*")) if path_or_text.is_dir() else [path_or_text]
+        for path in paths:
+            assert canary not in str(path), f"{path}: the canary is in the file name"
+            if path.is_file():
+                data = path.read_bytes()
+                at = data.find(canary.encode())
+                assert at < 0, f"{path}: the canary leaked: ...{data[max(0, at - 120):at + 80]!r}..."
+        return
+    text = path_or_text.decode("utf-8", "replace") if isinstance(path_or_text, bytes) else path_or_text
+    at = text.find(canary)
+    assert at < 0, f"the canary leaked: ...{text[max(0, at - 120):at + 80]!r}..."
+
+
+def copy_kit(dest):
+    """A copy of the kit's tree without the venv, git data, build output and caches."""
+    shutil.copytree(ROOT, dest, ignore=shutil.ignore_patterns(*NOT_COPIED))
+    return dest
+
+
+def after_begin_markers(text, markers, line):
+    """``text`` with ``line`` inserted after every line holding one of ``markers``, at that line's indent."""
+    out = []
+    for old in text.splitlines(keepends=True):
+        out.append(old)
+        if old.strip() in markers:
+            out.append(old[: len(old) - len(old.lstrip())] + line + "\n")
+    return "".join(out)
+
+
+def plant_canaries(copy):
+    """Plant the canary in the copy; return {planted file: how many times}."""
+    planted = {}
+    for path in sorted((copy / "autograder").rglob("*.py")):
+        kind = {"checks": "checks", "zoo": "zoo"}.get(path.parent.name, "autograder")
+        path.write_text(path.read_text(encoding="utf-8") + f"\n# {CANARY}-{kind}\n", encoding="utf-8")
+        planted[path] = 1
+    sources = [(copy / "solutions" / "graph.py", "solution")]
+    sources += [(p, "lesson") for p in sorted((copy / "notebooks" / "lessons").glob("*.txt"))]
+    for path, kind in sources:
+        text = path.read_text(encoding="utf-8")
+        new = after_begin_markers(text, {"### BEGIN SOLUTION", "### BEGIN HIDDEN TESTS"}, f"# {CANARY}-{kind}")
+        path.write_text(new, encoding="utf-8")
+        planted[path] = new.count(CANARY)
+    return planted
+
+
+def copy_env(copy):
+    """Environment for a child Python that must import the copy's packages, not the kit's."""
+    return dict(os.environ, PYTHONPATH=str(copy))
+
+
+def run(args, cwd, env=None, timeout=300):
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def build(root, out, env=None):
+    return run([sys.executable, "-m", "autograder.release", "--root", str(root), "--out", str(out)], root, env)
+
+
+def files_of(folder):
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def course_state():
+    """{path: bytes} of every file under the kit's notebooks/ folder."""
+    return files_of(ROOT / "notebooks")
+
+
+def pytest_counts(output):
+    """{'passed': n, 'failed': n, ...} from pytest's last summary line."""
+    return {word: int(n) for n, word in re.findall(r"(\d+) (passed|failed|error|errors|deselected)", output)}
+
+
+# ---------------------------------------------------------------- the slow runs, all started at once
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Build the bundle from the kit and from a canaried copy, and grade a stub and a buggy module with the copy."""
+    tmp = tmp_path_factory.mktemp("release")
+    course_before = course_state()
+    copy = copy_kit(tmp / "kit")
+    planted = plant_canaries(copy)
+    env = copy_env(copy)
+    regenerated = run([sys.executable, "-m", "autograder.lessons"], copy, env)
+    assert regenerated.returncode == 0, regenerated.stderr
+    stub = tmp / "stub" / "graph.py"
+    buggy = tmp / "buggy" / "graph.py"
+    entry = next(e for e in zoo.entries() if e.name == "buggy_assign_fan_out")
+    for path, text in ((stub, STUB_SOURCE), (buggy, zoo.source(entry, REFERENCE_SOURCE, STUB_SOURCE))):
+        path.parent.mkdir()
+        path.write_text(text, encoding="utf-8")
+    grade = [sys.executable, "-m", "autograder", "grade", "--json"]
+    jobs = {
+        "kit": lambda: build(ROOT, tmp / "from_kit"),
+        "canary": lambda: build(copy, tmp / "from_copy", env),
+        "stub": lambda: run([*grade, str(stub)], copy, env),
+        "buggy": lambda: run([*grade, str(buggy)], copy, env),
+        "which": lambda: run([sys.executable, "-c", "import autograder, solutions; print(autograder.__file__); "
+                              "print(solutions.__file__)"], copy, env),
+    }
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        futures = {name: pool.submit(job) for name, job in jobs.items()}
+        done = {name: future.result() for name, future in futures.items()}
+    return dict(done, course_before=course_before, copy=copy, planted=planted, bundle=tmp / "from_kit", canary_bundle=tmp / "from_copy", tmp=tmp)
+
+
+@pytest.fixture(scope="module")
+def bundle(runs):
+    assert runs["kit"].returncode == 0, runs["kit"].stderr
+    return runs["bundle"]
+
+
+@pytest.fixture(scope="module")
+def public_runs(bundle, tmp_path_factory):
+    """The bundle's own public tests, in a copy of it: on the reference (as a file) and on the stub."""
+    tmp = tmp_path_factory.mktemp("learner")
+    learner = tmp / "learner"
+    shutil.copytree(bundle, learner)
+    reference = tmp / "mine" / "graph.py"
+    reference.parent.mkdir()
+    reference.write_text(REFERENCE_SOURCE, encoding="utf-8")
+    common = [sys.executable, "-c", PUBLIC_RUN, "-q", "-p", "no:cacheprovider"]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        solved = pool.submit(run, [*common, f"--impl={reference}"], learner)
+        stubbed = pool.submit(run, [*common, "-m", "task_inputs_of"], learner)
+        return {"learner": learner, "solved": solved.result(), "stub": stubbed.result()}
+
+
+# ---------------------------------------------------------------- the bundle
+
+
+@pytest.mark.slow
+def test_bundle_holds_exactly_the_learner_files(bundle):
+    """The bundle is the release notebooks, stub, loader, public tests and learner files, and nothing else."""
+    assert set(files_of(bundle)) == EXPECTED_FILES
+
+
+@pytest.mark.slow
+def test_build_is_deterministic_and_ignores_secret_content(runs, bundle):
+    """Built from the kit and from a copy whose secret parts all changed, the bundles are byte-for-byte equal."""
+    assert runs["canary"].returncode == 0, runs["canary"].stderr
+    assert files_of(runs["canary_bundle"]) == files_of(bundle)
+
+
+@pytest.mark.slow
+def test_stub_and_public_files_are_the_kit_ones(bundle):
+    """The bundle's stub is generated from the reference and equals the committed stub; public files are verbatim."""
+    assert (bundle / "exercises" / "graph.py").read_text(encoding="utf-8") == STUB_SOURCE
+    assert STUB_SOURCE == (ROOT / "exercises" / "graph.py").read_text(encoding="utf-8")
+    for name in EXPECTED_FILES:
+        if name.startswith("exercises/") and name != "exercises/graph.py":
+            assert (bundle / name).read_bytes() == (ROOT / name).read_bytes(), name
+
+
+@pytest.mark.slow
+def test_build_leaves_the_course_folder_alone(runs, bundle):
+    """nbgrader runs in a temporary copy: building from the kit adds and changes nothing under notebooks/."""
+    assert course_state() == runs["course_before"]
+
+
+@pytest.mark.slow
+def test_release_notebooks_are_stubbed(bundle):
+    """Each release notebook keeps nbgrader's stubs and none of its markers."""
+    for name in EXPECTED_FILES:
+        if name.endswith(".ipynb"):
+            text = (bundle / name).read_text(encoding="utf-8")
+            assert "raise NotImplementedError()" in text and "YOUR CODE HERE" in text, name
+            for marker in release.MARKERS:
+                assert marker not in text, f"{name} contains {marker!r}"
+
+
+# ---------------------------------------------------------------- canaries
+
+
+@pytest.mark.slow
+def test_canaries_were_planted_and_reached_the_copy(runs):
+    """Every autograder file, solution region and lesson region holds the canary, and the copy's code is the one run."""
+    copy, planted = runs["copy"], runs["planted"]
+    assert planted[copy / "solutions" / "graph.py"] == REFERENCE_SOURCE.count("### BEGIN SOLUTION") >= 4
+    assert all(count >= 1 for count in planted.values())
+    for folder in ("checks", "zoo"):
+        files = set((copy / "autograder" / folder).glob("*.py"))
+        assert len(files) > 5 and files <= set(planted), folder
+    for path in (copy / "notebooks" / "source").rglob("*.ipynb"):
+        assert CANARY in path.read_text(encoding="utf-8"), f"{path}: regenerated notebook lacks the canary"
+    which = runs["which"]
+    assert which.returncode == 0, which.stderr
+    assert all(line.startswith(str(copy)) for line in which.stdout.split()), which.stdout
+
+
+@pytest.mark.slow
+def test_no_canary_in_the_bundle(runs):
+    """No file of the bundle built from the canaried copy contains the canary."""
+    assert runs["canary"].returncode == 0, runs["canary"].stderr
+    assert_no_canary(runs["canary_bundle"])
+    assert_no_canary(runs["canary"].stdout + runs["canary"].stderr)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("which", ["stub", "buggy"])
+def test_no_canary_in_results_json(runs, which):
+    """Grading a stub and a buggy module with the canaried copy prints results JSON without the canary."""
+    import json
+
+    graded = runs[which]
+    assert graded.returncode == 0, graded.stderr
+    result = json.loads(graded.stdout)
+    assert_no_canary(graded.stdout + graded.stderr)
+    if which == "stub":
+        assert result["score"] == 0
+    else:
+        assert 0 < result["score"] < result["max_score"]
+        assert any(t["status"] == "failed" for t in result["tests"])
+
+
+# ---------------------------------------------------------------- the bundle on its own
+
+
+@pytest.mark.slow
+def test_bundle_public_tests_pass_on_the_reference_without_the_kit(public_runs):
+    """In the bundle, every public test passes on a correct file, and no private package is imported."""
+    solved = public_runs["solved"]
+    counts = pytest_counts(solved.stdout)
+    assert solved.returncode == 0 and counts.get("passed", 0) >= 25, solved.stdout[-3000:]
+    assert "PRIVATE []" in solved.stdout
+    assert f"EXERCISES {public_runs['learner']}" in solved.stdout
+
+
+@pytest.mark.slow
+def test_bundle_stub_fails_its_task_tests(public_runs):
+    """In the bundle, `-m task_inputs_of` selects only that task's tests, and they all fail on the stub."""
+    stub = public_runs["stub"]
+    counts = pytest_counts(stub.stdout)
+    assert counts.get("failed", 0) >= 3 and counts.get("deselected", 0) > 0, stub.stdout[-3000:]
+    assert not counts.get("passed") and "PRIVATE []" in stub.stdout
+
+
+# ---------------------------------------------------------------- the builder's guards
+
+
+def test_leak_scan_flags_markers_solution_lines_and_private_imports():
+    """A marker, a line of a solution region or an import of autograder/solutions is reported by file."""
+    solution_line = "raise ValueError(f\"node {name!r} reads {i!r}, which has no value yet\")"
+    assert solution_line in release.solution_lines(ROOT)
+    files = {
+        "README.md": b"### BEGIN SOLUTION\n",
+        "exercises/helper.py": b"from autograder import grader\n",
+        "notes.py": f"x = 1\n                {solution_line}\n".encode(),
+        "exercises/tests/test_x.py": b"values = dict(leaves)\n",
+    }
+    problems = release.leaks(files, ROOT)
+    assert [p.split(":")[0] for p in problems] == ["README.md", "exercises/helper.py", "notes.py"]
+    assert release.leaks({"exercises/graph.py": STUB_SOURCE.encode()}, ROOT) == []
+
+
+def test_write_refuses_folders_it_must_not_wipe(tmp_path):
+    """The output may not be the kit, a folder holding it, a kit folder outside dist/, or a git checkout."""
+    kit = tmp_path / "kit"
+    (kit / "exercises").mkdir(parents=True)
+    checkout = tmp_path / "checkout"
+    (checkout / ".git").mkdir(parents=True)
+    for out in (kit, tmp_path, kit / "exercises", checkout):
+        with pytest.raises(ReleaseError, match="refusing"):
+            release.write({"a.txt": b"a"}, out, kit)
+    assert (kit / "exercises").is_dir() and (checkout / ".git").is_dir()
+
+
+def test_write_replaces_the_output_exactly(tmp_path):
+    """Writing a bundle removes files of an older one and leaves no partial folder behind."""
+    kit = tmp_path / "kit"
+    out = kit / "dist" / "learner"
+    (out / "old").mkdir(parents=True)
+    (out / "old" / "stale.txt").write_text("stale")
+    release.write({"README.md": b"hi", "exercises/graph.py": b"x = 1\n"}, out, kit)
+    assert files_of(out) == {"README.md": b"hi", "exercises/graph.py": b"x = 1\n"}
+    assert sorted(p.name for p in out.parent.iterdir()) == ["learner"]
+
+
+def test_stale_source_notebook_stops_the_build(tmp_path):
+    """A source notebook that differs from the reference and lesson files stops the build, naming `make notebooks`."""
+    kit = tmp_path / "kit"
+    shutil.copytree(ROOT / "solutions", kit / "solutions")
+    shutil.copytree(ROOT / "notebooks", kit / "notebooks", ignore=shutil.ignore_patterns(*NOT_COPIED))
+    release.check_sources(kit)
+    source = next((kit / "notebooks" / "source").rglob("*.ipynb"))
+    source.write_text(source.read_text(encoding="utf-8").replace("Lesson", "Lecture"), encoding="utf-8")
+    with pytest.raises(ReleaseError, match=rf"{source.name} is out of date.*make notebooks"):
+        release.check_sources(kit)
+
+
+# ---------------------------------------------------------------- the learner templates
+
+
+def test_learner_conftest_matches_the_kit():
+    """The learner conftest registers the kit's Hypothesis profile and --impl option, and loads through exercises.loader."""
+
+    def calls(path):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                if node.func.attr in ("register_profile", "load_profile"):
+                    found[node.func.attr] = ast.dump(node)
+                if node.func.attr == "addoption":
+                    found["addoption"] = [ast.dump(a) for a in node.args]
+                    found["default"] = [ast.dump(k) for k in node.keywords if k.arg == "default"]
+        return found
+
+    kit, learner = calls(ROOT / "conftest.py"), calls(ROOT / "learner" / "conftest.py")
+    assert set(kit) == {"register_profile", "load_profile", "addoption", "default"}
+    assert kit == learner
+    text = (ROOT / "learner" / "conftest.py").read_text(encoding="utf-8")
+    assert "from exercises.loader import load_implementation" in text
+    assert not release.PRIVATE_IMPORT.search(text) and "solutions" not in text
+
+
+def test_learner_pytest_config_and_requirements_match_the_kit():
+    """pytest.ini registers the kit's task markers; every learner requirement is one of the kit's dependencies."""
+    tomllib = pytest.importorskip("tomllib")
+    kit = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    kit_markers = {m.split(":")[0] for m in kit["tool"]["pytest"]["ini_options"]["markers"] if m.startswith("task_")}
+    ini = (ROOT / "learner" / "pytest.ini").read_text(encoding="utf-8")
+    assert set(re.findall(r"^\s+(task_\w+):", ini, re.MULTILINE)) == kit_markers
+    assert "testpaths = exercises/tests" in ini and "--strict-markers" in ini
+    wanted = [line.strip() for line in (ROOT / "learner" / "requirements.txt").read_text().splitlines()]
+    wanted = [line for line in wanted if line and not line.startswith("#")]
+    assert {re.split(r"[<>=]", w)[0] for w in wanted} == {"pytest", "hypothesis", "nbformat", "jupyterlab"}
+    assert set(wanted) <= set(kit["project"]["dependencies"])
+
+
+def test_public_workflow_runs_the_public_tests_on_every_push():
+    """The workflow runs on push, on Python 3.11, installs the requirements and runs pytest exercises/tests."""
+    yaml = pytest.importorskip("yaml")
+    flow = yaml.safe_load((ROOT / "learner" / ".github" / "workflows" / "public-tests.yml").read_text())
+    triggers = flow.get("on", flow.get(True))  # YAML 1.1 reads a bare `on` key as True
+    assert "push" in triggers
+    (job,) = flow["jobs"].values()
+    steps = job["steps"]
+    assert any(s.get("with", {}).get("python-version") == "3.11" for s in steps)
+    commands = [s["run"] for s in steps if "run" in s]
+    assert any("pip install -r requirements.txt" in c for c in commands)
+    assert any("pytest exercises/tests" in c for c in commands)
+
+
+@pytest.mark.skipif(not shutil.which("make"), reason="make is not installed")
+def test_learner_makefile_check_selects_task_and_implementation():
+    """`make check TASK=backward IMPL=notebooks` runs pytest on exercises/tests with -m task_backward --impl=notebooks."""
+    dry = run(["make", "-n", "check", "TASK=backward", "IMPL=notebooks"], ROOT / "learner")
+    assert dry.returncode == 0, dry.stderr
+    assert ".venv/bin/python -m pytest exercises/tests -m task_backward --impl=notebooks" in dry.stdout
+    assert "pip install --quiet -r requirements.txt" in dry.stdout
+    plain = run(["make", "-n", "check"], ROOT / "learner")
+    assert re.search(r"pytest exercises/tests\s*$", plain.stdout, re.MULTILINE), plain.stdout
+
+
+# ---------------------------------------------------------------- the shared loader
+
+
+def test_loader_reads_notebook_cells_skipping_test_cells_and_magics(tmp_path, capsys):
+    """Code cells run in order; nbgrader test cells are skipped, magics commented out, a broken cell reported."""
+    import json
+
+    from exercises.loader import load_implementation
+
+    def cell(source, **nbgrader):
+        meta = {"nbgrader": nbgrader} if nbgrader else {}
+        return {"cell_type": "code", "metadata": meta, "source": source, "outputs": [], "execution_count": None}
+
+    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        cell("%matplotlib inline\nA = 1\n"),
+        cell("assert False, 'test cell'\n", grade=True, solution=False),
+        cell("raise RuntimeError('broken')\n", solution=True),
+        cell("B = A + 1\n", solution=True),
+        {"cell_type": "markdown", "metadata": {}, "source": "# not code"},
+    ]}
+    path = tmp_path / "lesson.ipynb"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    module = load_implementation(str(path))
+    assert (module.A, module.B) == (1, 2)
+    assert "lesson.ipynb cell 3: RuntimeError: broken" in capsys.readouterr().out
+    assert load_implementation(str(tmp_path)).B == 2  # a folder: its notebooks, then graph.py files
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        load_implementation(str(tmp_path / "missing.py"))
+    assert load_implementation("exercises").__name__ == "exercises.graph"
