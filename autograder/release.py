@@ -144,11 +144,7 @@ def _readable(name, data):
 
 
 def leaks(files, root: Path):
-    """Every reason the bundle must not be published, as 'path: problem' lines.
-
-    The public tests are public by definition and carry their own trusted
-    computations (a plain forward pass), so they are spared the solution-line test.
-    """
+    """Every reason the bundle must not be published, as 'path: problem' lines."""
     banned = solution_lines(root)
     problems = []
     for name, data in files.items():
@@ -158,8 +154,6 @@ def leaks(files, root: Path):
         private = PRIVATE_IMPORT.search(readable) if name.endswith((".py", ".ipynb")) else None
         if private:
             problems.append(f"{name}: imports the kit's private code ({private.group().strip()!r})")
-        if name.startswith("exercises/tests/"):
-            continue
         shared = sorted(banned & {line.strip() for line in readable.splitlines()})
         problems += [f"{name}: contains the solution line {line!r}" for line in shared]
     return problems

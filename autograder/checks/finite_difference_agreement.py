@@ -2,7 +2,7 @@
 
 from autograder.checks import Check, backward_call
 from exercises.tests.strategies import smooth_graphs
-from solutions.graph import OPS
+from solutions.graph import evaluate
 
 RULE = (
     "backward returns dL/d(name): on any graph, the slope it gives for each leaf matches the slope that central "
@@ -11,7 +11,7 @@ RULE = (
 
 
 def cases(max_nodes):
-    return smooth_graphs(OPS, max_leaves=3, max_nodes=max_nodes).map(
+    return smooth_graphs(evaluate, max_leaves=3, max_nodes=max_nodes).map(
         lambda case: backward_call(case[0], case[1], label="a random graph")
     )
 

@@ -26,16 +26,8 @@ def graphs(draw, max_leaves=3, max_nodes=8):
     return graph, leaves
 
 
-def forward(ops, graph, leaves):
-    """Plain forward pass with ``ops``; the tests' own trusted evaluation."""
-    values = dict(leaves)
-    for name, op, inputs in graph:
-        values[name] = ops[op](*(values[i] for i in inputs))
-    return values
-
-
-def smooth_graphs(ops, max_leaves=3, max_nodes=8, kink=1e-2, tiny=0.2, big=1e3):
-    """Graphs whose values stay moderate and away from relu's kink and tiny denominators.
+def smooth_graphs(evaluate, max_leaves=3, max_nodes=8, kink=1e-2, tiny=0.2, big=1e3):
+    """Graphs whose values (computed with ``evaluate``) stay moderate and away from relu's kink and tiny denominators.
 
     On such graphs central differences are an honest check of the gradient.
     """
@@ -43,11 +35,11 @@ def smooth_graphs(ops, max_leaves=3, max_nodes=8, kink=1e-2, tiny=0.2, big=1e3):
     def well_behaved(case):
         graph, leaves = case
         try:
-            values = forward(ops, graph, leaves)
+            values = evaluate(graph, leaves)
         except (ZeroDivisionError, OverflowError):
             return False
-        for name, op, inputs in graph:
-            if not math.isfinite(values[name]) or abs(values[name]) > big:
+        for node, op, inputs in graph:
+            if not math.isfinite(values[node]) or abs(values[node]) > big:
                 return False
             if op == "relu" and abs(values[inputs[0]]) < kink:
                 return False
@@ -58,11 +50,11 @@ def smooth_graphs(ops, max_leaves=3, max_nodes=8, kink=1e-2, tiny=0.2, big=1e3):
     return graphs(max_leaves, max_nodes).filter(well_behaved)
 
 
-def central_difference(ops, graph, leaves, leaf, output, h=1e-6):
-    """(L(leaf + h) - L(leaf - h)) / 2h, with every other leaf held fixed."""
-    up = forward(ops, graph, {**leaves, leaf: leaves[leaf] + h})[output]
-    down = forward(ops, graph, {**leaves, leaf: leaves[leaf] - h})[output]
+def central_difference(evaluate, graph, leaves, leaf, output, h=1e-6):
+    """(L(leaf + h) - L(leaf - h)) / 2h with ``evaluate``, every other leaf held fixed."""
+    up = evaluate(graph, {**leaves, leaf: leaves[leaf] + h})[output]
+    down = evaluate(graph, {**leaves, leaf: leaves[leaf] - h})[output]
     return (up - down) / (2 * h)
 
 
-__all__ = ["ARITY", "graphs", "smooth_graphs", "forward", "central_difference"]
+__all__ = ["ARITY", "graphs", "smooth_graphs", "central_difference"]
