@@ -195,7 +195,7 @@ def judge_finite_differences(check, case, reply):
     leaves = {name: value for name, value in values.items() if name not in {n for n, _, _ in graph}}
     output = graph[-1][0]
     for leaf in leaves:
-        numeric = central_difference(reference.OPS, graph, leaves, leaf, output)
+        numeric = central_difference(reference.evaluate, graph, leaves, leaf, output)
         if leaf not in got:
             return Failure(case, f"the result has no entry for the leaf {leaf!r}", got=got)
         if not math.isclose(got[leaf], numeric, rel_tol=FD_TOL, abs_tol=FD_TOL):
