@@ -309,7 +309,7 @@ def test_bundle_stub_fails_its_task_tests(public_runs):
 
 
 def test_leak_scan_flags_markers_solution_lines_and_private_imports():
-    """A marker, a line of a solution region or an import of autograder/solutions is reported by file."""
+    """A marker, a line of a solution region (public tests included) or a private import is reported by file."""
     solution_line = "raise ValueError(f\"node {name!r} reads {i!r}, which has no value yet\")"
     assert solution_line in release.solution_lines(ROOT)
     files = {
@@ -319,7 +319,7 @@ def test_leak_scan_flags_markers_solution_lines_and_private_imports():
         "exercises/tests/test_x.py": b"values = dict(leaves)\n",
     }
     problems = release.leaks(files, ROOT)
-    assert [p.split(":")[0] for p in problems] == ["README.md", "exercises/helper.py", "notes.py"]
+    assert [p.split(":")[0] for p in problems] == ["README.md", "exercises/helper.py", "notes.py", "exercises/tests/test_x.py"]
     assert release.leaks({"exercises/graph.py": STUB_SOURCE.encode()}, ROOT) == []
 
 
