@@ -8,7 +8,7 @@ TASK   ?=
 # Cached bytecode makes each pytest start (the suite starts several) about a second faster.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: test check stubs notebooks bench clean
+.PHONY: test check stubs notebooks bench mutants clean
 
 $(READY): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,3 +43,18 @@ release: $(READY)
 ## make bench: grading speed (sandbox round trip, child start, one submission, per family)
 bench: $(READY)
 	$(BIN)/python -m autograder.bench
+
+## make grade [SUBMISSIONS=DIR] [OUT=out]: grade the demo cohort (or DIR, laid out as nbgrader's submitted/) into OUT
+OUT ?= out
+.PHONY: grade collect
+grade: $(READY)
+	$(BIN)/python -m autograder.batch --out $(OUT) $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS))
+
+## make collect ZIP=download.zip [ASSIGNMENT=id] [OUT=out]: grade an LMS download, via nbgrader zip_collect
+collect: $(READY)
+	$(if $(ZIP),,$(error pass the LMS download: make collect ZIP=path/to/download.zip))
+	$(BIN)/python -m autograder.batch --out $(OUT) --zip $(ZIP) $(if $(ASSIGNMENT),--assignment $(ASSIGNMENT))
+
+## make mutants: grade every mutant of the reference with the hidden checks (several minutes)
+mutants: $(READY)
+	$(BIN)/python -m autograder.mutants

@@ -390,6 +390,7 @@ def run(all_mutants, jobs=JOBS, verbose=False, out=sys.stdout):
     started = time.perf_counter()
     reference = REFERENCE.read_text(encoding="utf-8")
     outcome = {}
+    progress = not verbose and sys.stderr.isatty()
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
         futures = {pool.submit(grade_source, reference): None}
         futures.update({pool.submit(grade_source, m.source): m for m in all_mutants})
@@ -402,9 +403,9 @@ def run(all_mutants, jobs=JOBS, verbose=False, out=sys.stdout):
                 print(f"[{done}/{len(futures)}] {state} line {mutant.line}: {mutant.key}", file=out)
                 if failed:
                     print(f"        by {', '.join(failed)}", file=out)
-            elif not verbose:
+            elif progress:
                 print(f"\r{done}/{len(futures)} graded", end="", file=sys.stderr, flush=True)
-    if not verbose:
+    if progress:
         print(file=sys.stderr)
     seconds = time.perf_counter() - started
     return report(all_mutants, outcome, seconds, out)
@@ -418,13 +419,13 @@ def report(all_mutants, outcome, seconds, out=sys.stdout):
         return 1
     killed = [m for m in all_mutants if outcome[m][0] < outcome[m][1]]
     survivors = [m for m in all_mutants if outcome[m][0] >= outcome[m][1]]
-    kills = Counter(check.split("/")[0] for m in killed for check in outcome[m][2])
+    kills = Counter(family for m in killed for family in {check.split("/")[0] for check in outcome[m][2]})
     rate = 100.0 * len(killed) / len(all_mutants) if all_mutants else 0.0
     print(f"mutants generated  {len(all_mutants)}", file=out)
     print(f"killed             {len(killed)}  ({rate:.1f}%)", file=out)
     print(f"survived           {len(survivors)}", file=out)
     print(f"seconds            {seconds:.0f}", file=out)
-    print("\nmutants killed per family (a mutant may fail several):", file=out)
+    print("\nmutants each family kills (a mutant may fail several families):", file=out)
     for family, count in kills.most_common():
         print(f"  {family:30} {count}", file=out)
     if survivors:
