@@ -7,6 +7,7 @@ right, or a Failure that says what was expected and what came back.
 
 import copy
 import math
+import sys
 from dataclasses import dataclass
 
 from exercises.tests.strategies import central_difference
@@ -14,6 +15,7 @@ from solutions import graph as reference
 
 REL_TOL, ABS_TOL = 1e-6, 1e-9  # answers the reference computes exactly
 FD_TOL = 1e-4  # agreement with central differences
+FLOAT_MAX = sys.float_info.max  # an int beyond this cannot be compared as a float
 
 
 @dataclass
@@ -31,16 +33,17 @@ class NotPlain(Exception):
 
 
 def is_number(value):
-    return type(value) in (int, float)
+    """An int or a float, never a bool, and never an int too large to compare with a float."""
+    return type(value) is float or (type(value) is int and -FLOAT_MAX <= value <= FLOAT_MAX)
 
 
 def as_number_dict(value):
     if type(value) is not dict:
         raise NotPlain(f"should return a dict, but returned {_kind(value)}")
-    if all(type(k) is str for k in value) and all(type(v) in (int, float) for v in value.values()):
+    if all(type(k) is str for k in value) and all(type(v) is float or is_number(v) for v in value.values()):
         return value
     key, number = next((k, v) for k, v in value.items() if type(k) is not str or not is_number(v))
-    raise NotPlain(f"returned a dict whose entry {key!r}: {number!r} is not a name mapped to a number")
+    raise NotPlain(f"returned a dict whose entry {_short(key)}: {_short(number)} is not a name mapped to a number")
 
 
 def as_name_list(value):
@@ -162,7 +165,11 @@ def judge_valueerror(check, case, reply):
     if status == "raised" and (reply.get("error") or {}).get("value_error") is True:
         return None
     if status == "ok":
-        return Failure(case, f"expected ValueError, but evaluate returned {_short(reply.get('value'))}", got=reply.get("value"))
+        try:  # keep the answer for diagnosis only if it is plain numbers
+            got = as_number_dict(reply.get("value"))
+        except NotPlain:
+            got = None
+        return Failure(case, f"expected ValueError, but evaluate returned {_short(reply.get('value'))}", got=got)
     failure = no_answer(case, reply)
     if status == "raised":
         failure.summary = f"expected ValueError, but {failure.summary}"
@@ -170,7 +177,8 @@ def judge_valueerror(check, case, reply):
 
 
 def judge_unchanged(check, case, reply):
-    failure = no_answer(case, reply)
+    """The answer is right and the arguments are as they were: leaving them alone earns nothing on its own."""
+    failure = judge_reference(check, case, reply)
     if failure:
         return failure
     after = reply.get("args_after")

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from exercises.loader import drop_unwritten_stubs
 
-MAX_FILE_BYTES = 5_000_000  # a submission file larger than this is not read
+MAX_FILE_BYTES = 5_000_000  # a submission file larger than this is not read, nor more code than this
+MAX_NOTEBOOK_BYTES = 100_000_000  # a notebook may be larger: its outputs (plots, long prints) do not count
 MODULE_NAMES = ("graph.py",)  # the stub module's file name in exercises/
 
 
@@ -37,17 +38,17 @@ class Submission:
         return "\n\n".join(chunk.code for chunk in self.chunks)
 
 
-def _read_text(path: Path) -> str:
+def _read_text(path: Path, limit=MAX_FILE_BYTES) -> str:
     if path.is_symlink():
         raise SubmissionError(f"{path}: is a symbolic link; hand in the file itself, not a link to it")
     if not path.is_file():
         raise SubmissionError(f"{path}: no such file; check the path")
     size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
+    if size > limit:
         raise SubmissionError(f"{path}: {size} bytes is too large to grade; clear the notebook's outputs and hand it in again")
     data = path.read_bytes()
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")  # a byte-order mark, as some editors write, is not code
     except UnicodeDecodeError as err:
         raise SubmissionError(
             f"{path}: not UTF-8 text (byte {err.start}); save the file as UTF-8 and hand it in again"
@@ -65,15 +66,27 @@ def _strip_magics(code: str) -> str:
 
 def _cell_source(cell) -> str:
     source = cell.get("source", "")
-    return "".join(source) if isinstance(source, list) else str(source)
+    if isinstance(source, list):
+        return "".join(line for line in source if isinstance(line, str))
+    return source if isinstance(source, str) else ""
+
+
+def _nbgrader(cell) -> dict:
+    """A cell's nbgrader metadata, or {} when it is missing or not a mapping."""
+    meta = cell.get("metadata")
+    meta = meta.get("nbgrader") if isinstance(meta, dict) else None
+    return meta if isinstance(meta, dict) else {}
 
 
 def from_module(path: Path) -> Submission:
-    return Submission(origin=path, chunks=[Chunk(path.name, _read_text(path))])
+    text = _read_text(path)
+    if not text.strip():
+        raise SubmissionError(f"{path}: the file is empty; save your work in it and hand it in again")
+    return Submission(origin=path, chunks=[Chunk(path.name, text)])
 
 
 def from_notebook(path: Path) -> Submission:
-    text = _read_text(path)
+    text = _read_text(path, MAX_NOTEBOOK_BYTES)
     if not text.strip():
         raise SubmissionError(f"{path}: the notebook is empty; save it in JupyterLab (File > Save) and hand it in again")
     try:
@@ -83,12 +96,17 @@ def from_notebook(path: Path) -> Submission:
             f"{path}: not valid notebook JSON (line {err.lineno}: {err.msg}); "
             "open it in JupyterLab, save it, and hand it in again"
         ) from None
+    except (ValueError, RecursionError):  # numbers too long to read, or lists nested too deeply
+        raise SubmissionError(f"{path}: not valid notebook JSON; open it in JupyterLab, save it, and hand it in again") from None
     if not isinstance(nb, dict):
         raise SubmissionError(f"{path}: not a notebook (the top level is not a JSON object); hand in the .ipynb file")
     sub = Submission(origin=path)
-    if nb.get("nbformat", 4) < 4:
-        sub.notes.append(f"{path.name}: old notebook format v{nb.get('nbformat')}; read as well as possible")
-        cells = [c for ws in nb.get("worksheets", []) for c in ws.get("cells", [])]
+    version = nb.get("nbformat", 4)
+    if type(version) is int and version < 4:
+        sub.notes.append(f"{path.name}: old notebook format v{version}; read as well as possible")
+        sheets = nb.get("worksheets")
+        sheets = [ws for ws in sheets if isinstance(ws, dict)] if isinstance(sheets, list) else []
+        cells = [c for ws in sheets if isinstance(ws.get("cells"), list) for c in ws["cells"] if isinstance(c, dict)]
         for c in cells:
             c.setdefault("source", c.get("input", ""))
     else:
@@ -96,9 +114,16 @@ def from_notebook(path: Path) -> Submission:
     if not isinstance(cells, list):
         raise SubmissionError(f"{path}: the notebook has no list of cells; open it in JupyterLab, save it, and hand it in again")
     for index, cell in enumerate(cells, start=1):
-        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+        if not isinstance(cell, dict):
             continue
-        meta = (cell.get("metadata") or {}).get("nbgrader") or {}
+        meta = _nbgrader(cell)
+        if cell.get("cell_type") != "code":
+            if meta.get("solution") and _cell_source(cell).strip():
+                sub.notes.append(
+                    f"{path.name} cell {index}: an answer cell turned into a {cell.get('cell_type')} cell, so its code "
+                    "was not run; change it back to a code cell"
+                )
+            continue
         if meta.get("grade") and not meta.get("solution"):
             continue  # a test cell: the grader brings its own checks
         code = _strip_magics(_cell_source(cell))
@@ -106,6 +131,9 @@ def from_notebook(path: Path) -> Submission:
             sub.chunks.append(Chunk(f"{path.name} cell {index}", code))
     if not sub.chunks:
         raise SubmissionError(f"{path}: the notebook has no code cells; hand in the lesson notebook with your code in it")
+    code_bytes = sum(len(chunk.code.encode()) for chunk in sub.chunks)
+    if code_bytes > MAX_FILE_BYTES:
+        raise SubmissionError(f"{path}: its code cells hold {code_bytes} bytes, too many to grade; remove the data pasted into them")
     return sub
 
 
@@ -129,8 +157,11 @@ def from_folder(path: Path) -> Submission:
         sub.notes.extend(part.notes)
     if not sub.chunks:
         raise SubmissionError("; ".join(problems))
-    pairs = drop_unwritten_stubs([(chunk.label, chunk.code) for chunk in sub.chunks])
-    sub.chunks = [Chunk(label, code) for label, code in pairs]
+    try:
+        pairs = drop_unwritten_stubs([(chunk.label, chunk.code) for chunk in sub.chunks])
+        sub.chunks = [Chunk(label, code) for label, code in pairs]
+    except (RecursionError, MemoryError, ValueError):  # code too deeply nested to parse here: run it as it is
+        pass
     sub.notes.extend(problems)
     sub.notes.extend(f"{p}: symbolic link ignored" for p in links)
     return sub

@@ -3,7 +3,8 @@
 This file runs as a standalone script (python -I -S child.py REQUEST_FD REPLY_FD) in a
 throwaway folder, so it imports nothing but the standard library and never sees the
 grader's files. Messages on both fds are an 8-byte big-endian length, then UTF-8 JSON.
-Everything it sends is checked again by the parent, which trusts none of it.
+Every reply echoes the nonce of the message it answers. Everything it sends is checked
+again by the parent, which trusts none of it.
 """
 
 import gc
@@ -37,11 +38,12 @@ def receive():
     return _loads(b"".join(chunks))
 
 
-def send(message):
+def send(message, nonce):
     try:
-        data = _dumps(message, allow_nan=True).encode()
-    except (TypeError, ValueError) as err:  # a value JSON cannot hold
-        data = _dumps({"status": "unsendable", "error": {"type": type(err).__name__, "message": str(err)[:300]}}).encode()
+        data = _dumps({**message, "nonce": nonce}, allow_nan=True).encode()
+    except (TypeError, ValueError, RecursionError) as err:  # a value JSON cannot hold
+        error = {"type": type(err).__name__, "message": str(err)[:300]}
+        data = _dumps({"status": "unsendable", "error": error, "nonce": nonce}).encode()
     view = memoryview(struct.pack(">Q", len(data)) + data)
     while view:
         view = view[_write(REPLY_FD, view):]
@@ -107,11 +109,9 @@ def answer(module, request):
             reply["args_after"] = plain(args)
         return reply
     seconds = _clock() - start
+    reply_value = plain(value)  # the answer as returned, before the caller touches it
     if request.get("mutate_result") and isinstance(value, list):
         value.append("\x00mutated")  # does changing the answer change the graph?
-        reply_value = None
-    else:
-        reply_value = plain(value)
     reply = {"status": "ok", "seconds": seconds, "value": reply_value}
     if request.get("return_args") or request.get("mutate_result"):
         reply["args_after"] = plain(args)
@@ -122,11 +122,15 @@ def main():
     hello = receive()
     module, errors = load(hello["chunks"])
     gc.freeze()
-    send({"status": "loaded", "errors": errors})
+    send({"status": "loaded", "errors": errors}, hello.get("nonce"))
     while True:
         gc.disable()  # decoding a long graph makes many objects and no garbage
         request = receive()
-        send(answer(module, request))
+        try:
+            reply = answer(module, request)
+        except RecursionError as err:  # an answer nested too deeply to copy
+            reply = {"status": "unsendable", "error": {"type": "RecursionError", "message": str(err)[:300]}}
+        send(reply, request.get("nonce"))
 
 
 main()

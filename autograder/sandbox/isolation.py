@@ -1,26 +1,53 @@
 """What this machine lets the sandbox do beyond resource limits, and the command prefix that does it.
 
-As root with util-linux's `unshare` and `setpriv`, each child gets a new network namespace (no
-network), a new PID namespace (no process outlives it, `setsid` included), a mount namespace in
-which the kit's folder and every folder named in HIDDEN_ENV is covered by an empty tmpfs, and
-an unprivileged uid. Elsewhere the child runs with resource limits in a clean temporary
-folder, and `warning()` says which protections are missing.
+As root with util-linux's `unshare` and `setpriv` (and coreutils' `chroot`), each child gets a
+new network namespace (no network), a new PID namespace (no process outlives it, `setsid`
+included), and a mount namespace in which it is chrooted into a root of its own: a root-owned
+skeleton holding only read-only binds of the system folders and the interpreter's installation,
+its own folder, a fresh /proc and three devices. The rest of the disk (other copies of the kit,
+course folders, gradebooks, /tmp, /dev/shm) is not there at all; the kit's folder and every
+folder named in HIDDEN_ENV is also covered by an empty tmpfs should it sit inside one of the
+binds. The child runs under an unprivileged uid of its own, fresh for every start, so the
+process limit of one child never counts another's, with no capabilities and no new privileges.
+Elsewhere the child runs with resource limits in a clean temporary folder, `sweep()` hunts
+processes that left its process group, and `warning()` says which protections are missing.
 """
 
 import functools
 import os
+import secrets
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
-NOBODY = 65534
+UID_BASE, UID_SPAN = 1_500_000_000, 100_000_000  # a fresh uid per child, far from real accounts
 KIT_ROOT = Path(__file__).resolve().parents[2]
 # Extra folders to hide from learner code (course folder, outputs), os.pathsep-separated.
 HIDDEN_ENV = "GRAPHKIT_HIDE"
+SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+ROOT_NAME = ".root"  # inside the child's folder: the skeleton of its new root
+DEVICES = ("null", "zero", "urandom")
 
-_INNER = 'for d in "$@"; do case "$d" in --) break;; esac; mount -t tmpfs -o size=64k,mode=000 none "$d" || exit 97; done; '
-_INNER += 'while [ "$1" != "--" ]; do shift; done; shift; exec "$@"'
+# Runs as root inside the new namespaces, on the skeleton root that prepare_folder() built on disk.
+# Arguments: the new root, the child's folder, the chroot tool; system folders to bind up to
+# --hide; folders to hide up to --; then the command to run in the new root. It runs as few
+# commands as it can: each one costs a fork and an exec.
+_INNER = r"""
+root=$1 folder=$2 CHROOT=$3; shift 3
+while [ "$1" != --hide ]; do mount --rbind -o ro "$1" "$root$1" || exit 97; shift; done
+shift
+while [ "$1" != -- ]; do
+    if [ -d "$root$1" ]; then mount -t tmpfs -o size=64k,mode=000 graphkit-hidden "$root$1" || exit 97; fi
+    shift
+done
+shift
+for device in null zero urandom; do mount --bind "/dev/$device" "$root/dev/$device" || exit 97; done
+mount -t proc proc "$root/proc" && mount --bind "$folder" "$root$folder" || exit 97
+exec "$CHROOT" "$root" /bin/sh -c 'cd "$0" && exec "$@"' "$folder" "$@"
+"""
 
 
 def hidden_folders():
@@ -33,11 +60,37 @@ def interpreter():
     return os.path.realpath(sys.executable)
 
 
-def _full_prefix():
+def system_folders():
+    """Folders the child needs read-only: the system's, and the interpreter's own installation."""
+    prefix = os.path.realpath(sys.base_prefix)
+    folders = [f for f in SYSTEM_FOLDERS if os.path.lexists(f)]
+    if not any(prefix == f or prefix.startswith(f + "/") for f in folders):
+        folders.append(prefix)
+    return folders
+
+
+def _binds():
+    """The system folders to bind; a top-level symlink such as /bin -> usr/bin is copied as a link instead."""
+    return [f for f in system_folders() if not os.path.islink(f)]
+
+
+def new_uid():
+    """An unprivileged uid for one child: no account has it, and no other child shares it."""
+    return UID_BASE + secrets.randbelow(UID_SPAN)
+
+
+def _tool(name):
+    """A tool's absolute path: the child's PATH is short, and chroot lives in /usr/sbin."""
+    return shutil.which(name, path=os.pathsep.join(("/usr/sbin", "/usr/bin", "/sbin", "/bin", os.environ.get("PATH", "")))) or name
+
+
+def _full_prefix(folder, uid):
     return [
-        "unshare", "--net", "--pid", "--fork", "--kill-child", "--mount", "--propagation", "private",
-        "--mount-proc", "--", "sh", "-c", _INNER, "sh", *hidden_folders(), "--",
-        "setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--no-new-privs", "--",
+        _tool("unshare"), "--net", "--pid", "--fork", "--kill-child", "--mount", "--propagation", "private",
+        "--mount-proc", "--", _tool("sh"), "-c", _INNER, "sh", os.path.join(folder, ROOT_NAME), folder, _tool("chroot"),
+        *_binds(), "--hide", *hidden_folders(), "--",
+        _tool("setpriv"), f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
+        "--bounding-set=-all", "--no-new-privs", "--",
     ]  # fmt: skip
 
 
@@ -45,33 +98,82 @@ def _full_prefix():
 def probe():
     """Return (level, missing): 'full' isolation or 'limits' only, and what is missing."""
     if os.environ.get("GRAPHKIT_SANDBOX") == "limits":
-        return "limits", ["namespaces and uid switch turned off by GRAPHKIT_SANDBOX=limits"]
+        return "limits", ["namespaces, private root and uid switch turned off by GRAPHKIT_SANDBOX=limits"]
     if os.geteuid() != 0:
-        return "limits", ["not root: no network, PID or mount namespace and no uid switch"]
-    missing = [tool for tool in ("unshare", "setpriv", "sh") if shutil.which(tool) is None]
+        return "limits", ["not root: no network, PID or mount namespace, no private root and no uid switch"]
+    missing = [tool for tool in ("unshare", "setpriv", "chroot", "sh") if not os.path.isabs(_tool(tool))]
     if missing:
-        return "limits", [f"{', '.join(missing)} not found (install util-linux)"]
-    test = _full_prefix() + [interpreter(), "-I", "-S", "-c", "import os; print(os.getuid())"]
+        return "limits", [f"{', '.join(missing)} not found (install util-linux and coreutils)"]
+    folder = tempfile.mkdtemp(prefix="graphkit-probe-")
     try:
-        done = subprocess.run(test, capture_output=True, text=True, timeout=20)
-    except (OSError, subprocess.TimeoutExpired) as err:
-        return "limits", [f"namespaces unavailable ({err})"]
-    if done.returncode != 0 or done.stdout.strip() != str(NOBODY):
-        reason = (done.stderr.strip().splitlines() or ["unknown error"])[-1]
+        uid = new_uid()
+        prepare_folder(folder, uid, full=True)
+        check = "import json, os; print(os.getuid(), os.access(%r, os.R_OK))" % str(KIT_ROOT)
+        test = _full_prefix(folder, uid) + [interpreter(), "-I", "-S", "-c", check]
+        try:
+            env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}  # as the child has it
+            done = subprocess.run(test, capture_output=True, text=True, timeout=20, cwd=folder, env=env)
+        except (OSError, subprocess.TimeoutExpired) as err:
+            return "limits", [f"namespaces unavailable ({err})"]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    if done.returncode != 0 or done.stdout.split() != [str(uid), "False"]:
+        reason = (done.stderr.strip().splitlines() or [f"unexpected output {done.stdout.strip()!r}"])[-1]
         return "limits", [f"namespaces unavailable: {reason}"]
     return "full", []
 
 
-def command_prefix():
-    return _full_prefix() if probe()[0] == "full" else []
+def command_prefix(folder, uid):
+    """The command that runs the rest of the command line isolated, in `folder`, as `uid`."""
+    return _full_prefix(folder, uid) if probe()[0] == "full" else []
 
 
-def prepare_folder(folder):
-    """Give the child's private temp folder to the uid it will run as."""
+def prepare_folder(folder, uid, full=None):
+    """Give the child's private folder to the uid it will run as, and build the skeleton of its new root
+    (root-owned folders to mount on, links, empty device files) there, so the setup script only mounts."""
+    if full is None:
+        full = probe()[0] == "full"
+    if not full:
+        return
+    for entry in Path(folder).iterdir():
+        os.chown(entry, uid, uid)
+    os.chown(folder, uid, uid)
+    root = os.path.join(folder, ROOT_NAME)
+    for place in ["/dev", "/proc", folder, *_binds()]:
+        os.makedirs(root + place, mode=0o755, exist_ok=True)
+    for link in system_folders():
+        if os.path.islink(link):
+            os.symlink(os.readlink(link), root + link)
+    for device in DEVICES:
+        open(os.path.join(root, "dev", device), "x").close()
+    os.symlink("/proc/self/fd", os.path.join(root, "dev", "fd"))
+
+
+def sweep(folder):
+    """Limits mode: kill processes that left the child's process group (os.setsid) yet still carry its
+    folder as their working folder or TMPDIR. Full mode needs none of this: the PID namespace ends them all."""
     if probe()[0] == "full":
-        os.chown(folder, NOBODY, NOBODY)
-        for entry in Path(folder).iterdir():
-            os.chown(entry, NOBODY, NOBODY)
+        return
+    needle = f"TMPDIR={folder}".encode()
+    for _round in range(10):  # a process may fork while the sweep runs: sweep until nothing is left
+        killed = 0
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit() or int(entry) == os.getpid():
+                continue
+            try:
+                cwd = os.readlink(f"/proc/{entry}/cwd")
+                with open(f"/proc/{entry}/environ", "rb") as handle:
+                    environ = handle.read().split(b"\0")
+            except OSError:
+                continue
+            if cwd == folder or cwd.startswith(folder + "/") or needle in environ:
+                try:
+                    os.kill(int(entry), signal.SIGKILL)
+                    killed += 1
+                except OSError:
+                    pass
+        if not killed:
+            return
 
 
 def warning():
@@ -89,9 +191,15 @@ def report():
         lines += [
             "network: new empty network namespace (no network)",
             "processes: new PID namespace; every process dies with the check",
-            f"files: {', '.join(hidden_folders())} hidden behind empty tmpfs mounts",
-            f"user: uid {NOBODY}, no new privileges",
+            f"files: a private root with only {', '.join(system_folders())} (read-only) and the child's own folder; "
+            f"{', '.join(hidden_folders())} hidden behind empty tmpfs mounts",
+            "user: a fresh unprivileged uid per child, no capabilities, no new privileges",
         ]
+    else:
+        lines.append(
+            "processes: the child's process group is killed after each check, and escaped processes that still "
+            "carry its folder (working folder or TMPDIR) are hunted down; one that drops both can outlive grading"
+        )
     lines += [f"missing: {m}" for m in missing]
     lines.append("always: CPU, memory, process, open-file and file-size limits; wall-clock timeouts; clean environment")
     return lines

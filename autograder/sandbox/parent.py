@@ -3,12 +3,19 @@
 One child serves every call for one submission. A call that times out, crashes the child
 or sends a malformed reply fails on its own: the child is killed and a fresh one, with the
 learner's code loaded again, answers the next call.
+
+The learner's code runs in the same process as the child script, so it can write to the
+reply pipe itself. Nothing it sends is trusted: every request carries a fresh random nonce,
+and only a reply carrying that nonce answers it (stray frames and late replies to earlier
+requests are skipped); the reply is then rebuilt field by field from plain values, so a
+forged reply can say no more than the learner's function could have returned.
 """
 
 import gc
 import json
 import os
 import resource
+import secrets
 import select
 import shutil
 import signal
@@ -23,7 +30,8 @@ from pathlib import Path
 from autograder.sandbox import isolation
 
 CHILD_SCRIPT = Path(__file__).with_name("child.py")
-STATUSES = {"ok", "raised", "missing", "unsendable"}
+STATUSES = {"ok", "raised", "missing", "unsendable"}  # what a child may answer a call with
+MAX_DEPTH = 16  # a reply nested deeper than this is not an answer (a graph argument is 4 deep)
 
 
 @dataclass(frozen=True)
@@ -51,17 +59,40 @@ def _quiet_gc(function, *args, **kwargs):
             gc.enable()
 
 
+def _too_deep(value, limit=MAX_DEPTH):
+    """Whether lists and dicts nest more than `limit` levels (checked level by level, without recursion)."""
+    level, depth = [value], 0
+    while level:
+        if depth > limit:
+            return True
+        deeper = []
+        for item in level:
+            deeper += [c for c in (item.values() if type(item) is dict else item) if type(c) is dict or type(c) is list]
+        level, depth = deeper, depth + 1
+    return False
+
+
 class Channel:
-    """Length-prefixed JSON messages over a pair of pipe fds."""
+    """Length-prefixed JSON messages over a pair of pipe fds, every step under a deadline."""
 
     def __init__(self, read_fd, write_fd, limit):
         self.read_fd, self.write_fd, self.limit = read_fd, write_fd, limit
+        os.set_blocking(write_fd, False)  # a child that stops reading must not block the parent
 
-    def send(self, message):
+    def send(self, message, deadline):
         data = _quiet_gc(json.dumps, message, separators=(",", ":")).encode()
         view = memoryview(struct.pack(">Q", len(data)) + data)
         while view:
-            view = view[os.write(self.write_fd, view) :]
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            _, ready, _ = select.select([], [self.write_fd], [], left)
+            if not ready:
+                raise TimeoutError
+            try:
+                view = view[os.write(self.write_fd, view) :]
+            except BlockingIOError:
+                continue
 
     def _read_exact(self, size, deadline):
         parts, got = [], 0
@@ -79,15 +110,23 @@ class Channel:
             got += len(part)
         return b"".join(parts)
 
-    def receive(self, seconds):
-        deadline = time.monotonic() + seconds
-        (size,) = struct.unpack(">Q", self._read_exact(8, deadline))
-        if size > self.limit:
-            raise ValueError(f"a reply of {size} bytes is over the {self.limit}-byte limit")
-        message = _quiet_gc(json.loads, self._read_exact(size, deadline).decode("utf-8"))
-        if not isinstance(message, dict):
-            raise ValueError("a reply that is not a JSON object")
-        return message
+    def receive(self, deadline, nonce):
+        """The next message carrying `nonce`; well-formed messages without it are skipped."""
+        while True:
+            (size,) = struct.unpack(">Q", self._read_exact(8, deadline))
+            if size > self.limit:
+                raise ValueError(f"a reply of {size} bytes is over the {self.limit}-byte limit")
+            try:
+                message = _quiet_gc(json.loads, self._read_exact(size, deadline).decode("utf-8"))
+            except RecursionError:
+                raise ValueError("a reply nested too deeply to read") from None
+            if not isinstance(message, dict):
+                raise ValueError("a reply that is not a JSON object")
+            if message.get("nonce") != nonce:
+                continue  # written by the learner's code, or the late reply to an earlier request
+            if _too_deep(message):
+                raise ValueError(f"a reply nested more than {MAX_DEPTH} levels deep")
+            return message
 
 
 class Capture(threading.Thread):
@@ -153,10 +192,13 @@ class Sandbox:
         self._folder = tempfile.mkdtemp(prefix="graphkit-sandbox-")
         script = Path(self._folder) / "child.py"
         shutil.copyfile(CHILD_SCRIPT, script)
-        isolation.prepare_folder(self._folder)
+        uid = isolation.new_uid()
+        isolation.prepare_folder(self._folder, uid)
         req_r, req_w = os.pipe()
         rep_r, rep_w = os.pipe()
-        command = isolation.command_prefix() + [isolation.interpreter(), "-I", "-S", "-B", str(script), str(req_r), str(rep_w)]
+        command = isolation.command_prefix(self._folder, uid) + [
+            isolation.interpreter(), "-I", "-S", "-B", "-u", str(script), str(req_r), str(rep_w),
+        ]  # fmt: skip
         env = {"PATH": "/usr/bin:/bin", "HOME": self._folder, "TMPDIR": self._folder, "LANG": "C.UTF-8"}
         self._proc = subprocess.Popen(
             command,
@@ -174,12 +216,11 @@ class Sandbox:
         self._channel = Channel(rep_r, req_w, self.limits.message_bytes)
         self._capture = Capture(self._proc.stdout, self.limits.output_bytes)
         self._capture.start()
-        self._channel.send({"chunks": self.chunks})
-        reply = self._receive(self.limits.load_seconds)
+        reply = self._exchange({"chunks": self.chunks}, self.limits.load_seconds, {"loaded"})
         if reply.get("status") != "loaded":
             self.load_errors = [{"label": "submission", "type": "LoadFailed", "message": _explain(reply)}]
             return False
-        self.load_errors = _plain_errors(reply.get("errors"))
+        self.load_errors = reply["errors"]
         return True
 
     def close(self):
@@ -190,6 +231,7 @@ class Sandbox:
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        isolation.sweep(self._folder)
         proc.wait()
         for fd in (self._channel.read_fd, self._channel.write_fd):
             try:
@@ -200,19 +242,28 @@ class Sandbox:
         self.outputs.append(self._capture.text())
         shutil.rmtree(self._folder, ignore_errors=True)
 
-    def _receive(self, seconds):
+    def _exchange(self, message, seconds, statuses):
+        """Send one message tagged with a fresh nonce and return the child's clean reply to it."""
+        nonce = secrets.token_hex(16)
+        deadline = time.monotonic() + seconds
         try:
-            return self._channel.receive(seconds)
+            self._channel.send({**message, "nonce": nonce}, deadline)
+            reply = _clean(self._channel.receive(deadline, nonce), statuses)
         except TimeoutError:
             self.close()
             return {"status": "timeout", "seconds": seconds}
-        except EOFError:
-            code = self._proc.wait() if self._proc else None
+        except (EOFError, OSError):  # the child closed its end of a pipe: it has exited, or it must
+            try:
+                code = self._proc.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                code = None
             self.close()
             return {"status": "died", "exit": code}
         except (ValueError, UnicodeDecodeError) as err:
+            reply = {"status": "invalid", "reason": str(err)[:200]}
+        if reply["status"] == "invalid":
             self.close()
-            return {"status": "invalid", "reason": str(err)[:200]}
+        return reply
 
     # -- calls ------------------------------------------------------------
     def call(self, fn, args, kwargs=None, seconds=None, **flags):
@@ -232,17 +283,9 @@ class Sandbox:
                 return dict(self._unloadable)
         request = {"fn": fn, "args": args, "kwargs": kwargs or {}, **flags}
         started = time.perf_counter()
-        try:
-            self._channel.send(request)
-        except (BrokenPipeError, OSError):
-            self.close()
-            return {"status": "died", "exit": None}
-        reply = self._receive(seconds or self.limits.call_seconds)
+        reply = self._exchange(request, seconds or self.limits.call_seconds, STATUSES)
         reply["wall_seconds"] = time.perf_counter() - started
-        if reply.get("status") in STATUSES or reply.get("status") in {"timeout", "died", "invalid"}:
-            return reply
-        self.close()
-        return {"status": "invalid", "reason": f"unknown status {str(reply.get('status'))[:40]!r}"}
+        return reply
 
     def variable(self, name, seconds=None):
         """The plain value of a global the learner's code defines (an answer cell's variable)."""
@@ -253,6 +296,39 @@ class Sandbox:
         if self._proc is not None:
             return "".join(self.outputs) + self._capture.text()
         return "".join(self.outputs)
+
+
+def _text(value, limit):
+    return value[:limit] if type(value) is str else ""
+
+
+def _clean(message, statuses):
+    """Rebuild a child's message from the fields its status allows, each of the right plain type."""
+    status = message.get("status")
+    if type(status) is not str or status not in statuses:
+        return {"status": "invalid", "reason": f"unknown status {_text(str(status), 40)!r}"}
+    reply = {"status": status}
+    seconds = message.get("seconds")
+    if type(seconds) in (int, float) and 0 <= seconds < 1e9:  # exact comparisons: no overflow, NaN fails
+        reply["seconds"] = float(seconds)
+    if status == "loaded":
+        reply["errors"] = _plain_errors(message.get("errors"))
+    elif status == "ok":
+        if "value" not in message:
+            return {"status": "invalid", "reason": "an answer without a value"}
+        reply["value"] = message["value"]
+    elif status in ("raised", "unsendable"):
+        error = message.get("error")
+        error = error if type(error) is dict else {}
+        reply["error"] = {
+            "type": _text(error.get("type"), 100),
+            "value_error": error.get("value_error") is True,
+            "message": _text(error.get("message"), 500),
+            "where": _text(error.get("where"), 200),
+        }
+    if status in ("ok", "raised") and "args_after" in message:
+        reply["args_after"] = message["args_after"]
+    return reply
 
 
 def _explain(reply):
@@ -269,5 +345,7 @@ def _plain_errors(errors):
     kept = []
     for error in errors if isinstance(errors, list) else []:
         if isinstance(error, dict):
-            kept.append({k: str(error.get(k, ""))[:500] for k in ("label", "type", "message", "where")})
+            error = {k: _text(error.get(k), 500) for k in ("label", "type", "message", "where")}
+            if any(error.values()):
+                kept.append(error)
     return kept[:50]

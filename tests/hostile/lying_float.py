@@ -1,0 +1,93 @@
+"""Float subclass whose stored value is wrong but whose __eq__, __float__ and __repr__ claim the right answer (evaluate and backward)."""
+
+EXPECTED = {"evaluate": 0, "inputs_of": 10, "users_of": 15, "backward": 0}
+
+
+import math
+
+
+FORWARD = {
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "div": lambda a, b: a / b,
+    "sq": lambda a: a * a,
+    "tanh": lambda a: math.tanh(a),
+    "relu": lambda a: a if a > 0 else 0.0,
+    "neg": lambda a: -a,
+}
+
+
+SLOPES = {
+    "add": lambda a, b, out: (1.0, 1.0),
+    "sub": lambda a, b, out: (1.0, -1.0),
+    "mul": lambda a, b, out: (b, a),
+    "div": lambda a, b, out: (1.0 / b, -a / (b * b)),
+    "sq": lambda a, out: (2.0 * a,),
+    "tanh": lambda a, out: (1.0 - out * out,),
+    "relu": lambda a, out: (1.0 if a > 0 else 0.0,),
+    "neg": lambda a, out: (-1.0,),
+}
+
+
+def inputs_of(graph, name):
+    return next((list(inputs) for node, _op, inputs in graph if node == name), [])
+
+
+def users_of(graph, name):
+    return [node for node, _op, inputs in graph if name in inputs]
+
+
+class LyingFloat(float):
+    """Stores one number; float(), repr() and == all pretend it is another."""
+
+    def __new__(cls, stored, claimed):
+        self = super().__new__(cls, stored)
+        self.claimed = claimed
+        return self
+
+    def __float__(self):
+        return float(self.claimed)
+
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    __hash__ = float.__hash__
+
+    def __repr__(self):
+        return repr(float(self.claimed))
+
+    __str__ = __repr__
+
+
+def right_values(graph, leaves):
+    """The right values, computed without checking the order (a missing name reads as 0.0)."""
+    values = dict(leaves)
+    for name, op, inputs in graph:
+        try:
+            values[name] = FORWARD[op](*[values.get(i, 0.0) for i in inputs])
+        except (ArithmeticError, ValueError):
+            values[name] = 0.0
+    return values
+
+
+def right_gradients(graph, values, output=None):
+    output = graph[-1][0] if output is None else output
+    grads = dict.fromkeys(values, 0.0)
+    grads[output] = 1.0
+    for name, op, inputs in reversed(graph):
+        local = SLOPES[op](*[values[i] for i in inputs], values[name])
+        for i, slope in zip(inputs, local):
+            grads[i] += grads[name] * slope
+    return grads
+
+
+def evaluate(graph, leaves):
+    return {name: LyingFloat(value + 1.0, value) for name, value in right_values(graph, leaves).items()}
+
+
+def backward(graph, values, output=None):
+    return {name: LyingFloat(g - 1.0, g) for name, g in right_gradients(graph, values, output).items()}

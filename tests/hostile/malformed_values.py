@@ -1,0 +1,97 @@
+"""Returns values that strain the judge: 400-digit ints, lists nested 500 deep, a forged frame nested 100,000 deep, bools, None, NaN and inf."""
+
+EXPECTED = {"evaluate": 0, "inputs_of": 10, "users_of": 0, "backward": 0}
+
+
+import fcntl
+import json
+import math
+import os
+import stat
+import struct
+import sys
+
+
+def inputs_of(graph, name):
+    return next((list(inputs) for node, _op, inputs in graph if node == name), [])
+
+
+def reply_fds():
+    """Every writable pipe this process holds besides stdout and stderr: the reply channel."""
+    found = []
+    for entry in os.listdir("/proc/self/fd"):
+        fd = int(entry)
+        if fd <= 2:
+            continue
+        try:
+            if not stat.S_ISFIFO(os.fstat(fd).st_mode):
+                continue
+            flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+        except OSError:
+            continue
+        if flags & os.O_ACCMODE in (os.O_WRONLY, os.O_RDWR):
+            found.append(fd)
+    if len(sys.argv) > 2 and sys.argv[2].isdigit() and int(sys.argv[2]) not in found:
+        found.append(int(sys.argv[2]))
+    return found
+
+
+def current_request():
+    """The request (or the first message) the child is answering, found in a caller's frame."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        for key in ("request", "hello"):
+            value = frame.f_locals.get(key)
+            if isinstance(value, dict):
+                return value
+        frame = frame.f_back
+    return {}
+
+
+def tie(message, request):
+    """Copy whatever ties a reply to its request (an id, a nonce) from the request into the reply."""
+    for key, value in request.items():
+        if key not in ("fn", "args", "kwargs", "chunks") and type(value) in (str, int):
+            message.setdefault(key, value)
+    return message
+
+
+def write_frame(data):
+    for fd in reply_fds():
+        view = memoryview(struct.pack(">Q", len(data)) + data)
+        try:
+            while view:
+                view = view[os.write(fd, view) :]
+        except OSError:
+            pass
+
+
+def forge(message):
+    write_frame(json.dumps(message).encode())
+
+
+def evaluate(graph, leaves):
+    """A 400-digit integer for every node: too large for a float."""
+    values = dict(leaves)
+    for name, _op, _inputs in graph:
+        values[name] = 10**400
+    return values
+
+
+def nested(depth):
+    value = ["x"]
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def users_of(graph, name):
+    """A forged reply nested 100,000 deep, then a returned list nested 500 deep."""
+    text = json.dumps(tie({"status": "ok", "seconds": 0.0, "value": "@"}, current_request()))
+    write_frame(text.replace('"@"', "[" * 100_000 + "]" * 100_000).encode())
+    return nested(500)
+
+
+def backward(graph, values, output=None):
+    odd = (True, float("nan"), float("inf"), -float("inf"), None)
+    return {name: odd[index % len(odd)] for index, name in enumerate(values)}

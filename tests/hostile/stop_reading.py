@@ -1,0 +1,125 @@
+"""Sends its own (right) reply to the 200,000-node backward call, then stops reading, so the next large request cannot be written."""
+
+EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 46}
+CHECKS = "all"  # the attack needs the 200,000-node call and the large request after it
+# linear_time (4 points of backward) is lost: its request cannot be delivered to a child that stopped reading.
+
+
+import fcntl
+import json
+import math
+import os
+import stat
+import struct
+import sys
+import time
+
+
+FORWARD = {
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "div": lambda a, b: a / b,
+    "sq": lambda a: a * a,
+    "tanh": lambda a: math.tanh(a),
+    "relu": lambda a: a if a > 0 else 0.0,
+    "neg": lambda a: -a,
+}
+
+
+SLOPES = {
+    "add": lambda a, b, out: (1.0, 1.0),
+    "sub": lambda a, b, out: (1.0, -1.0),
+    "mul": lambda a, b, out: (b, a),
+    "div": lambda a, b, out: (1.0 / b, -a / (b * b)),
+    "sq": lambda a, out: (2.0 * a,),
+    "tanh": lambda a, out: (1.0 - out * out,),
+    "relu": lambda a, out: (1.0 if a > 0 else 0.0,),
+    "neg": lambda a, out: (-1.0,),
+}
+
+
+def evaluate(graph, leaves):
+    values = dict(leaves)
+    for name, op, inputs in graph:
+        for i in inputs:
+            if i not in values:
+                raise ValueError(f"{name} reads {i}, which has no value yet")
+        values[name] = FORWARD[op](*[values[i] for i in inputs])
+    return values
+
+
+def inputs_of(graph, name):
+    return next((list(inputs) for node, _op, inputs in graph if node == name), [])
+
+
+def users_of(graph, name):
+    return [node for node, _op, inputs in graph if name in inputs]
+
+
+def reply_fds():
+    """Every writable pipe this process holds besides stdout and stderr: the reply channel."""
+    found = []
+    for entry in os.listdir("/proc/self/fd"):
+        fd = int(entry)
+        if fd <= 2:
+            continue
+        try:
+            if not stat.S_ISFIFO(os.fstat(fd).st_mode):
+                continue
+            flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+        except OSError:
+            continue
+        if flags & os.O_ACCMODE in (os.O_WRONLY, os.O_RDWR):
+            found.append(fd)
+    if len(sys.argv) > 2 and sys.argv[2].isdigit() and int(sys.argv[2]) not in found:
+        found.append(int(sys.argv[2]))
+    return found
+
+
+def current_request():
+    """The request (or the first message) the child is answering, found in a caller's frame."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        for key in ("request", "hello"):
+            value = frame.f_locals.get(key)
+            if isinstance(value, dict):
+                return value
+        frame = frame.f_back
+    return {}
+
+
+def tie(message, request):
+    """Copy whatever ties a reply to its request (an id, a nonce) from the request into the reply."""
+    for key, value in request.items():
+        if key not in ("fn", "args", "kwargs", "chunks") and type(value) in (str, int):
+            message.setdefault(key, value)
+    return message
+
+
+def write_frame(data):
+    for fd in reply_fds():
+        view = memoryview(struct.pack(">Q", len(data)) + data)
+        try:
+            while view:
+                view = view[os.write(fd, view) :]
+        except OSError:
+            pass
+
+
+def forge(message):
+    write_frame(json.dumps(message).encode())
+
+
+def backward(graph, values, output=None):
+    output = graph[-1][0] if output is None else output
+    grads = dict.fromkeys(values, 0.0)
+    grads[output] = 1.0
+    for name, op, inputs in reversed(graph):
+        local = SLOPES[op](*[values[i] for i in inputs], values[name])
+        for i, slope in zip(inputs, local):
+            grads[i] += grads[name] * slope
+    if len(graph) > 100_000:
+        forge(tie({"status": "ok", "seconds": 0.0, "value": grads}, current_request()))
+        time.sleep(3600)  # never come back to read the next request
+    return grads

@@ -1,0 +1,145 @@
+"""Tries to write files into the kit folder, /tmp, /var/tmp, /dev/shm and other processes' folders; honest only if every write fails."""
+
+EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 50}
+NEEDS = "full"  # only the full sandbox keeps the disk out of reach
+
+
+import math
+import os
+import time
+
+
+FORWARD = {
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "div": lambda a, b: a / b,
+    "sq": lambda a: a * a,
+    "tanh": lambda a: math.tanh(a),
+    "relu": lambda a: a if a > 0 else 0.0,
+    "neg": lambda a: -a,
+}
+
+
+SLOPES = {
+    "add": lambda a, b, out: (1.0, 1.0),
+    "sub": lambda a, b, out: (1.0, -1.0),
+    "mul": lambda a, b, out: (b, a),
+    "div": lambda a, b, out: (1.0 / b, -a / (b * b)),
+    "sq": lambda a, out: (2.0 * a,),
+    "tanh": lambda a, out: (1.0 - out * out,),
+    "relu": lambda a, out: (1.0 if a > 0 else 0.0,),
+    "neg": lambda a, out: (-1.0,),
+}
+
+
+def evaluate(graph, leaves):
+    values = dict(leaves)
+    for name, op, inputs in graph:
+        for i in inputs:
+            if i not in values:
+                raise ValueError(f"{name} reads {i}, which has no value yet")
+        values[name] = FORWARD[op](*[values[i] for i in inputs])
+    return values
+
+
+def inputs_of(graph, name):
+    return next((list(inputs) for node, _op, inputs in graph if node == name), [])
+
+
+def users_of(graph, name):
+    return [node for node, _op, inputs in graph if name in inputs]
+
+
+SKIP = ("/proc", "/sys", "/dev")
+FIRST = ("/work", "/home", "/srv", "/opt", "/tmp", "/var", "/mnt", "/root", "/run", "/media", "/farm")
+
+
+def pids():
+    try:
+        return [entry for entry in os.listdir("/proc") if entry.isdigit()]
+    except OSError:
+        return []
+
+
+def walk_roots():
+    """Folders to walk: the current folder and its parents, then everything under /, likely places first."""
+    roots, here = [], os.getcwd()
+    while True:
+        roots.append(here)
+        parent = os.path.dirname(here)
+        if parent == here:
+            break
+        here = parent
+    try:
+        top = sorted(os.listdir("/"), key=lambda entry: ("/" + entry) not in FIRST)
+    except OSError:
+        top = []
+    roots += ["/" + entry for entry in top]
+    return [root for root in roots if root != "/" and not root.startswith(SKIP)]
+
+
+def folders(budget):
+    """Every folder this process can see, walked until the time budget runs out."""
+    deadline = time.monotonic() + budget
+    for pid in pids():  # what other processes have open: /proc/<pid>/cwd and /proc/<pid>/root
+        for link in ("cwd", "root"):
+            yield f"/proc/{pid}/{link}"
+            yield f"/proc/{pid}/{link}/.."
+    seen = set()
+    for root in walk_roots():
+        for folder, subfolders, _files in os.walk(root):
+            if time.monotonic() > deadline:
+                return
+            if folder in seen:
+                subfolders[:] = []
+                continue
+            seen.add(folder)
+            subfolders[:] = [d for d in subfolders if not os.path.join(folder, d).startswith(SKIP)]
+            yield folder
+
+
+MARKER = "graphkit-hostile-write_outside"
+
+
+def kit_folders(budget):
+    """Folders that look like the kit: they hold autograder/ and solutions/."""
+    return [f for f in folders(budget) if os.path.isdir(os.path.join(f, "autograder")) and os.path.isdir(os.path.join(f, "solutions"))]
+
+
+def targets():
+    """Places outside its own folder (writing there is allowed, and removed with the sandbox)."""
+    places = ["/tmp", "/var/tmp", "/dev/shm", "/", os.path.dirname(os.getcwd())]
+    places += [f"/proc/{pid}/cwd" for pid in pids()]
+    for kit in kit_folders(budget=2.0):
+        places += [kit, os.path.join(kit, "solutions"), os.path.join(kit, "autograder", "checks"), os.path.join(kit, "tests")]
+    own = os.path.realpath(os.getcwd())
+    return [p for p in places if not (os.path.realpath(p) + "/").startswith(own + "/")]
+
+
+WROTE = []
+for place in targets():
+    path = os.path.join(place, f"{MARKER}-{os.urandom(4).hex()}.txt")
+    try:
+        with open(path, "x") as handle:
+            handle.write("written by a hostile submission\n")
+        WROTE.append(path)
+    except OSError:
+        pass
+with open("scratch.txt", "w") as handle:  # its own folder: allowed, removed with the sandbox
+    handle.write("scratch\n")
+print(f"{MARKER}: wrote {WROTE}")
+
+
+def backward(graph, values, output=None):
+    """Right, unless one of the writes above got through."""
+    if WROTE:
+        return {}
+    output = graph[-1][0] if output is None else output
+    grads = dict.fromkeys(values, 0.0)
+    grads[output] = 1.0
+    for name, op, inputs in reversed(graph):
+        local = SLOPES[op](*[values[i] for i in inputs], values[name])
+        for i, slope in zip(inputs, local):
+            grads[i] += grads[name] * slope
+    return grads
