@@ -7,6 +7,7 @@ right, or a Failure that says what was expected and what came back.
 
 import copy
 import math
+import re
 import sys
 from dataclasses import dataclass
 
@@ -176,6 +177,36 @@ def judge_valueerror(check, case, reply):
     return failure
 
 
+def first_missing(case):
+    """(node, name): the first node, in listed order, that reads a name with no value yet."""
+    known = set(case.args[1])
+    for node, _op, inputs in case.args[0]:
+        for name in inputs:
+            if name not in known:
+                return node, name
+        known.add(node)
+    return None
+
+
+def judge_valueerror_named(check, case, reply):
+    """A ValueError whose message names the node and the missing name, each as a whole word."""
+    failure = judge_valueerror(check, case, reply)
+    if failure:
+        return failure
+    message = str((reply.get("error") or {}).get("message", ""))
+    node, name = first_missing(case)
+    unnamed = [n for n in (node, name) if not re.search(rf"(?<![\w]){re.escape(n)}(?![\w])", message)]
+    if unnamed:
+        return Failure(
+            case,
+            f"evaluate raised ValueError({_short(message, 120)}), but the message should name the node "
+            f"{node!r} and the missing name {name!r}",
+            status="raised",
+            error_type="ValueError",
+        )
+    return None
+
+
 def judge_unchanged(check, case, reply):
     """The answer is right and the arguments are as they were: leaving them alone earns nothing on its own."""
     failure = judge_reference(check, case, reply)
@@ -217,6 +248,7 @@ def judge_finite_differences(check, case, reply):
 JUDGES = {
     "reference": judge_reference,
     "valueerror": judge_valueerror,
+    "valueerror_named": judge_valueerror_named,
     "unchanged": judge_unchanged,
     "finite_differences": judge_finite_differences,
 }

@@ -41,6 +41,7 @@ class Case:
     label: str = ""  # how feedback names the input, e.g. "the worked example x=2"
     flags: dict = field(default_factory=dict)  # return_args, mutate_result
     seconds: float = 0.0  # wall clock for the call; 0 means the sandbox default
+    expect: str = ""  # judge for this case alone; "" means the check's own
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,8 @@ def call(fn, graph, *rest, label="", **kwargs):
     """A Case calling fn(graph, *rest) with the graph in JSON form."""
     flags = kwargs.pop("flags", {})
     seconds = kwargs.pop("seconds", 0.0)
-    return Case(fn, (as_json_graph(graph), *rest), kwargs, label, flags, seconds)
+    expect = kwargs.pop("expect", "")
+    return Case(fn, (as_json_graph(graph), *rest), kwargs, label, flags, seconds, expect)
 
 
 def backward_call(graph, leaves, output=None, label="", **extra):

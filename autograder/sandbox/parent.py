@@ -282,10 +282,33 @@ class Sandbox:
                 self.close()
                 return dict(self._unloadable)
         request = {"fn": fn, "args": args, "kwargs": kwargs or {}, **flags}
-        started = time.perf_counter()
+        started, cpu_before = time.perf_counter(), self._tree_cpu_seconds()
         reply = self._exchange(request, seconds or self.limits.call_seconds, STATUSES)
         reply["wall_seconds"] = time.perf_counter() - started
+        if self._proc is not None:  # measured by the parent from /proc: the child cannot fake it
+            reply["cpu_seconds"] = self._tree_cpu_seconds() - cpu_before
         return reply
+
+    def _tree_cpu_seconds(self):
+        """CPU time (user + system) used so far by the child's whole process tree, read from /proc."""
+        if self._proc is None:
+            return 0.0
+        ticks, todo, seen = 0, [self._proc.pid], set()
+        while todo:
+            pid = todo.pop()
+            if pid in seen:
+                continue
+            seen.add(pid)
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as stat:
+                    fields = stat.read().rsplit(b")", 1)[1].split()
+                ticks += int(fields[11]) + int(fields[12])  # utime, stime
+                for task in os.listdir(f"/proc/{pid}/task"):
+                    with open(f"/proc/{pid}/task/{task}/children", "rb") as children:
+                        todo.extend(int(child) for child in children.read().split())
+            except (OSError, ValueError, IndexError):
+                continue
+        return ticks / os.sysconf("SC_CLK_TCK")
 
     def variable(self, name, seconds=None):
         """The plain value of a global the learner's code defines (an answer cell's variable)."""
