@@ -37,7 +37,17 @@ ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "solutions" / "graph.py"
 NOTEBOOKS = ROOT / "notebooks"
 
-# Points of every autograded test cell, by grade id. Answer checks are worth one point each.
+
+def _check_points(function):
+    """The points of the hidden checks on one function: its grade cell is worth exactly these."""
+    from autograder.checks import all_checks
+
+    total = sum(check.points for check in all_checks() if check.function == function)
+    return int(total) if float(total).is_integer() else total
+
+
+# Points of every autograded test cell, by grade id. Answer checks are worth one point each;
+# a function's cell is worth what its hidden checks in autograder/checks/ add up to.
 POINTS = {
     # Lesson 1: computation graphs
     "answer_order": 1,
@@ -45,12 +55,12 @@ POINTS = {
     "answer_fan_out_node": 1,
     "answer_edge_count": 1,
     "answer_multiple_choice": 1,
-    "evaluate_correct": 10,
-    "inputs_of_correct": 5,
-    "users_of_correct": 5,
+    "evaluate_correct": _check_points("evaluate"),
+    "inputs_of_correct": _check_points("inputs_of"),
+    "users_of_correct": _check_points("users_of"),
     # Lesson 2: the backward sweep
     "answer_assign_instead_of_add": 1,
-    "backward_correct": 20,
+    "backward_correct": _check_points("backward"),
 }
 
 

@@ -14,5 +14,53 @@ c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
 # What replaces each solution region in the released notebooks.
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
 
-# Seconds one cell may run under `nbgrader validate` and `nbgrader autograde`.
+# Seconds one cell may run under `nbgrader validate` (autograding runs no kernel, see below).
 c.Execute.timeout = 30
+
+# ---------------------------------------------------------------- autograding
+
+from nbgrader.converters.autograde import Autograde  # noqa: E402 -- after get_config, as nbgrader's own examples do
+from nbgrader.converters.generate_feedback import GenerateFeedback  # noqa: E402
+from nbgrader.preprocessors import Execute  # noqa: E402
+
+# `nbgrader autograde` does not start a kernel: where nbgrader's default list has Execute,
+# autograder.nbgrader_glue.HiddenChecks grades the notebook's code with the hidden checks
+# (autograder/checks/) in the sandbox and writes each grade cell's score and teaching
+# messages as its outputs. Every other step of nbgrader's list stays, SaveAutoGrades included.
+c.Autograde.autograde_preprocessors = [
+    "autograder.nbgrader_glue.HiddenChecks" if step is Execute else step
+    for step in Autograde.class_traits()["autograde_preprocessors"].default()
+]
+# Graded records and unreadable notebooks, written by `make grade`; empty means grade on the spot.
+c.HiddenChecks.cache_dir = ""
+# A grade cell the learner deleted is put back, so every grade cell gets a score.
+c.OverwriteCells.add_missing_cells = True
+
+# Feedback shows each grade cell's visible tests and its teaching messages, never hidden tests
+# (nbgrader's ClearHiddenTests, applied to test cells only).
+c.GenerateFeedback.preprocessors = [
+    "autograder.nbgrader_glue.HideHiddenTests",
+    *GenerateFeedback.class_traits()["preprocessors"].default(),
+]
+
+# Due dates, set in the gradebook by `make grade`; a later timestamp.txt is reported as late.
+c.Deadlines.due = {
+    "lesson1_graphs": "2025-03-14 23:59:00 UTC",
+    "lesson2_backward": "2025-03-28 23:59:00 UTC",
+}
+
+# ---------------------------------------------------------------- collecting an LMS download
+
+# `make collect ZIP=...` runs `nbgrader zip_collect`: archives put in
+# downloaded/<assignment>/archive/ are unpacked by the extractor into
+# downloaded/<assignment>/extracted/, and every file whose path matches named_regexp is
+# copied to submitted/<student_id>/<assignment>/<file_id>. The pattern takes the names of a
+# Canvas "Download Submissions" zip: <login>_[LATE_]<user id>_<submission id>_<file>.ipynb,
+# where a resubmitted file may carry a "-1", "-2" ... suffix.
+c.ZipCollectApp.extractor_plugin = "nbgrader.plugins.ExtractorPlugin"
+c.ExtractorPlugin.zip_ext = [".zip", ".gz"]
+c.ZipCollectApp.collector_plugin = "nbgrader.plugins.FileNameCollectorPlugin"
+c.FileNameCollectorPlugin.valid_ext = [".ipynb"]
+c.FileNameCollectorPlugin.named_regexp = (
+    r".*/(?P<student_id>[A-Za-z0-9]+)_(?:LATE_)?[0-9]+_[0-9]+_(?P<file_id>[A-Za-z0-9_]+?)(?:-[0-9]+)?\.ipynb$"
+)

@@ -1,0 +1,198 @@
+"""The cohort batch (`make grade`): gradebook, CSVs, feedback, results JSON and report; reruns and regrades.
+
+One small cohort is graded three times into a temporary folder: once from scratch,
+once more with nothing changed, and once after one learner fixed an answer. The tests
+read what each run left behind.
+"""
+
+import csv
+import hashlib
+import html
+import io
+import json
+import re
+import sqlite3
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from autograder import batch, demo, lessons
+from autograder.checks import all_checks
+from autograder.course_folder import Course
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSON1, LESSON2 = (lesson.assignment for lesson in lessons.LESSONS)
+NOTEBOOK1 = lessons.LESSONS[0].notebook
+COHORT = (
+    demo.Learner("ada", "everything right"),
+    demo.Learner("alan", "KeyError instead of ValueError; ORDER wrong", code=("buggy_evaluate_keyerror",),
+                 answers={"ORDER": ["q", "p", "L"]}, missing=(LESSON2,)),
+    demo.Learner("dennis", "cut off mid-save", broken=(LESSON1,), missing=(LESSON2,)),
+    demo.Learner("linus", "right code, edited metadata", tampered=True, missing=(LESSON2,)),
+)
+
+
+def snapshot(out):
+    """{relative path: content hash} of every file under out."""
+    return {
+        path.relative_to(out).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(out.rglob("*")) if path.is_file()
+    }
+
+
+def gradebook_rows(out):
+    """Every table's row count, and every grade as (student, assignment, grade cell, score)."""
+    db = sqlite3.connect(out / "gradebook.db")
+    try:
+        tables = [name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        counts = {table: db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] for table in tables}
+        grades = db.execute(
+            "SELECT sa.student_id, a.name, bc.name, g.auto_score FROM grade g "
+            "JOIN submitted_notebook sn ON g.notebook_id = sn.id "
+            "JOIN submitted_assignment sa ON sn.assignment_id = sa.id "
+            "JOIN assignment a ON sa.assignment_id = a.id "
+            "JOIN base_cell bc ON g.cell_id = bc.id ORDER BY 1, 2, 3"
+        ).fetchall()
+    finally:
+        db.close()
+    return counts, grades
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Grade the cohort, grade it again unchanged, then again after alan fixed his ORDER answer."""
+    root = tmp_path_factory.mktemp("batch")
+    out, handed_in = root / "out", root / "handed_in"
+    log = io.StringIO()
+    course = Course(out, log)
+    course.prepare()
+    demo.build(handed_in, out / "release", course.due_dates(), cohort=COHORT)
+    seen = SimpleNamespace(out=out, handed_in=handed_in, log=log)
+
+    seen.first = batch.run(out, submissions=handed_in, stream=log)
+    seen.files1, seen.rows1 = snapshot(out), gradebook_rows(out)
+    seen.second = batch.run(out, submissions=handed_in, stream=log)
+    seen.files2, seen.rows2 = snapshot(out), gradebook_rows(out)
+
+    alan = handed_in / "alan" / LESSON1 / NOTEBOOK1
+    alan.write_text(alan.read_text(encoding="utf-8").replace("ORDER = ['q', 'p', 'L']", "ORDER = ['p', 'q', 'L']"),
+                    encoding="utf-8")
+    seen.third = batch.run(out, submissions=handed_in, stream=log)
+    seen.files3, seen.rows3 = snapshot(out), gradebook_rows(out)
+    seen.autograde_log3 = (out / "logs" / "autograde.log").read_text(encoding="utf-8")
+    return seen
+
+
+def scores(rows):
+    return {(student, assignment, cell): score for student, assignment, cell, score in rows[1]}
+
+
+def feedback_text(out, student, assignment=LESSON1):
+    path = out / "feedback" / student / assignment / NOTEBOOK1.replace(".ipynb", ".html")
+    return html.unescape(re.sub(r"<[^>]+>", "", path.read_text(encoding="utf-8")))
+
+
+def test_gradebook_holds_every_learner_and_grade_cell(runs):
+    """Every hand-in has a score for every grade cell; a partial function cell, a broken and a tampered notebook score right."""
+    got = scores(runs.rows1)
+    graded1 = [gid for gid in lessons.POINTS if (("ada", LESSON1, gid) in got)]
+    assert len(graded1) == 8 and all(("ada", LESSON2, gid) in got for gid in ("backward_correct", "answer_assign_instead_of_add"))
+    assert all(score is not None for score in got.values())
+    for student in ("ada", "linus"):
+        assert all(got[(student, LESSON1, gid)] == lessons.POINTS[gid] for gid in graded1), student
+    assert got[("ada", LESSON2, "backward_correct")] == lessons.POINTS["backward_correct"]
+    lost = sum(c.points for c in all_checks() if c.id.startswith("wrong_order_valueerror/"))
+    assert got[("alan", LESSON1, "evaluate_correct")] == lessons.POINTS["evaluate_correct"] - lost
+    assert got[("alan", LESSON1, "answer_order")] == 0
+    assert all(got[("dennis", LESSON1, gid)] == 0 for gid in graded1)
+    assert not any(student != "ada" and assignment == LESSON2 for student, assignment, _c in got)
+
+
+def test_csv_exports(runs):
+    """grades.csv has a row per learner and lesson; checks.csv a column per hidden check id and a row per learner."""
+    with open(runs.out / "grades.csv", newline="") as handle:
+        grades = list(csv.DictReader(handle))
+    assert sorted((r["student_id"], r["assignment"]) for r in grades) == sorted(
+        (learner.student_id, lesson.assignment) for learner in COHORT for lesson in lessons.LESSONS
+    )
+    assert {r["student_id"]: float(r["score"]) for r in grades if r["assignment"] == LESSON2}["alan"] == 0.0
+    with open(runs.out / "checks.csv", newline="") as handle:
+        table = list(csv.reader(handle))
+    assert table[0][1:1 + len(all_checks())] == [c.id for c in all_checks()]
+    assert [row[0] for row in table[1:]] == sorted(learner.student_id for learner in COHORT)
+
+
+def test_results_json_per_learner(runs):
+    """Each hand-in has a results.json in Gradescope's schema whose score is the gradebook's."""
+    got = scores(runs.rows3)  # the files as the last run left them
+    for learner in COHORT:
+        for lesson in lessons.LESSONS:
+            path = runs.out / "results" / learner.student_id / f"{lesson.assignment}.json"
+            assert path.exists() == (lesson.assignment not in learner.missing), path
+            if not path.exists():
+                continue
+            results = json.loads(path.read_text(encoding="utf-8"))
+            assert {"score", "max_score", "tests", "output"} <= set(results)
+            assert all({"name", "score", "max_score", "status", "output"} <= set(t) for t in results["tests"])
+            total = sum(s for (st, a, _c), s in got.items() if st == learner.student_id and a == lesson.assignment)
+            assert results["score"] == pytest.approx(total)
+    dennis = json.loads((runs.out / "results" / "dennis" / f"{LESSON1}.json").read_text(encoding="utf-8"))
+    assert "not valid notebook JSON" in dennis["output"] and "hand it in again" in dennis["output"]
+
+
+def test_feedback_shows_teaching_messages_but_no_check_source(runs):
+    """Feedback HTML carries the teaching messages and the broken notebook's fix, never check source or hidden tests."""
+    alan = feedback_text(runs.out, "alan")
+    assert "expected ValueError, but evaluate raised KeyError" in alan and "the rule:" in alan
+    assert "likely misconception:" in alan
+    dennis = feedback_text(runs.out, "dennis")
+    assert "not valid notebook JSON" in dennis and "open it in JupyterLab, save it, and hand it in again" in dennis
+    check_code = set()
+    for path in (ROOT / "autograder" / "checks").glob("*.py"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            line = line.strip()
+            if len(line) >= 12 and re.search(r"\b(Check|Case|call|backward_call|chain|st\.\w+)\(|^(import|from) |=", line):
+                check_code.add(line)
+    pages = list((runs.out / "feedback").rglob("*.html"))
+    assert len(pages) == 5
+    for page in pages:
+        text = html.unescape(re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8")))
+        assert "Check(" not in text and "HIDDEN TESTS" not in text and "autograder/checks" not in text
+        leaked = [line for line in check_code if line in text]
+        assert not leaked, f"{page.name} shows check source: {leaked[:3]}"
+
+
+def test_cohort_report_and_summary(runs):
+    """The report page has the score distribution, every check's pass rate and the misconceptions; late and missing are listed."""
+    page = (runs.out / "cohort_report.html").read_text(encoding="utf-8")
+    for heading in ("Score distribution", "Pass rate of every hidden check", "Most common misconceptions"):
+        assert heading in page
+    assert all(c.id in page for c in all_checks())
+    assert "KeyError" in page  # alan's misconception, named by the zoo
+    said = "\n".join(batch.missing_report(runs.first))
+    assert f"missing: alan handed in nothing for {LESSON2}" in said
+    assert f"unreadable: dennis/{LESSON1}" in said
+    table = batch.cohort_report.summary_table(runs.first)
+    assert re.search(r"^ada\s+55/55\s+51/51\s+106/106", table, re.M), table
+
+
+def test_rerun_changes_nothing(runs):
+    """Grading the same hand-ins again leaves the gradebook and every file exactly as they were."""
+    assert runs.rows2 == runs.rows1
+    assert runs.files2 == runs.files1
+
+
+def test_changed_submission_is_regraded(runs):
+    """A learner who fixes an answer is graded again, alone; nothing else in the gradebook or the files changes."""
+    before, after = scores(runs.rows1), scores(runs.rows3)
+    changed = {key for key in before if before[key] != after[key]}
+    assert changed == {("alan", LESSON1, "answer_order")} and after[("alan", LESSON1, "answer_order")] == 1
+    assert runs.rows3[0] == runs.rows1[0], "no duplicate rows"
+    autograded = re.findall(r"\] Autograding \S*autograded/(\w+)/", runs.autograde_log3)
+    assert set(autograded) == {"alan"}
+    touched = {path for path in runs.files3 if runs.files3[path] != runs.files1.get(path)}
+    assert {f"feedback/ada/{LESSON1}/{NOTEBOOK1.replace('.ipynb', '.html')}", "results/ada/lesson1_graphs.json"}.isdisjoint(touched)
+    assert f"results/alan/{LESSON1}.json" in touched and "grades.csv" in touched

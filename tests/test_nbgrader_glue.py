@@ -1,0 +1,274 @@
+"""The nbgrader side of grading: the HiddenChecks preprocessor, restored metadata, answer cells, the course config.
+
+Most tests call the preprocessor in this process on a gradebook made with nbgrader's
+own API, so they need no nbgrader command. The slow one runs nbgrader commands on a
+temporary copy of the committed course configuration.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbgrader import utils
+from nbgrader.api import Gradebook
+from traitlets.config.loader import PyFileConfigLoader
+
+from autograder import answers, cellgrades, demo, lessons, nbgrader_glue
+from autograder.checks import FUNCTIONS, all_checks
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+LESSON1 = lessons.LESSONS[0]
+NBGRADER = Path(sys.executable).parent / "nbgrader"
+
+
+def source_notebook(lesson=LESSON1):
+    return json.loads(lesson.notebook_path(NOTEBOOKS).read_text(encoding="utf-8"))
+
+
+def grade_id(cell):
+    return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+
+
+def learner_notebook(learner, lesson=LESSON1):
+    """A handed-in notebook: the source notebook with the learner's code and answers in its solution cells."""
+    source = source_notebook(lesson)
+    return demo.filled(source, source, learner)
+
+
+def grade_cell(outputs, points):
+    meta = {"grade": True, "grade_id": "some_test", "locked": False, "points": points, "schema_version": 3, "solution": False}
+    return nbformat.v4.new_code_cell("pass", metadata={"nbgrader": meta}, outputs=outputs)
+
+
+@pytest.fixture(scope="module")
+def gradebook(tmp_path_factory):
+    """A gradebook holding lesson 1 with three of its grade cells (two answers, users_of) and its solution cells."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('gradebook') / 'gradebook.db'}"
+    notebook = Path(LESSON1.notebook).stem
+    path = os.environ.get("PATH", "")
+    os.environ["PATH"] = str(NBGRADER.parent) + os.pathsep + path  # nbgrader creates a gradebook with `alembic`
+    try:
+        with Gradebook(url) as gb:
+            gb.update_or_create_assignment(LESSON1.assignment)
+            gb.update_or_create_notebook(notebook, LESSON1.assignment)
+            for name, points in (("answer_order", 1), ("answer_edge_count", 1), ("users_of_correct", 15)):
+                gb.update_or_create_grade_cell(name, notebook, LESSON1.assignment, max_score=points, cell_type="code")
+            for cell in source_notebook()["cells"]:
+                if cell.get("metadata", {}).get("nbgrader", {}).get("solution"):
+                    gb.update_or_create_solution_cell(grade_id(cell), notebook, LESSON1.assignment)
+    finally:
+        os.environ["PATH"] = path
+    return url
+
+
+def run_preprocessor(nb, db_url, cache_dir, student="someone"):
+    resources = {"nbgrader": {"notebook": Path(LESSON1.notebook).stem, "assignment": LESSON1.assignment,
+                              "student": student, "db_url": db_url}}
+    node = nbformat.reads(json.dumps(nb), as_version=4)  # as nbgrader reads a notebook file
+    graded, _ = nbgrader_glue.HiddenChecks(cache_dir=str(cache_dir)).preprocess(node, resources)
+    return {grade_id(c): c for c in graded.cells if utils.is_grade(c)}
+
+
+def output_text(cell):
+    return "\n".join(
+        "\n".join(o.get("traceback", [])) + o.get("text", "") for o in cell.outputs
+    )
+
+
+# ---------------------------------------------------------------- points and outputs
+
+
+def test_function_cells_are_worth_their_hidden_checks():
+    """Each `<function>_correct` grade cell is worth exactly the points of that function's hidden checks."""
+    for function in FUNCTIONS:
+        total = sum(check.points for check in all_checks() if check.function == function)
+        assert lessons.POINTS[f"{function}_correct"] == total
+
+
+@pytest.mark.parametrize("score", [25.0, 20.0, 0.0])
+def test_outputs_give_nbgrader_the_score(score):
+    """nbgrader's determine_grade reads full, partial and zero credit back from the outputs written for a cell."""
+    errors = [] if score == 25 else [{"name": "x/y", "summary": "one line", "message": "x/y FAILED\n  the rule: ..."}]
+    outcome = {"score": score, "max": 25.0, "summary": "hidden checks: ...", "errors": errors}
+    cell = grade_cell(nbgrader_glue.cell_outputs(outcome), 25)
+    assert utils.determine_grade(cell) == (score, 25.0)
+    shown = [o for o in cell.outputs if o.output_type == "error"]
+    assert [o.traceback for o in shown] == [["x/y FAILED", "  the rule: ..."]] * len(errors)
+
+
+# ---------------------------------------------------------------- answer cells
+
+
+def test_answer_keys_are_computed_from_the_reference_and_the_zoo():
+    """The assign-instead-of-add answers come out of the zoo entry's sweep: x gets 16 and t is the first wrong node."""
+    assert answers.assign_sweep() == (16.0, "t")
+
+
+def test_answer_cells_accept_right_answers_and_explain_wrong_ones():
+    """Right answers (in any valid form) pass; wrong ones get a message that names the mistake."""
+    from autograder.submission import Chunk
+
+    right = Chunk("c", 'ORDER = ["p", "q", "L"]\nINPUTS_OF_Q = ["a", "p"]\nFAN_OUT_NODE = "a"\nEDGE_COUNT = 5\n'
+                       'CHOICE = "C"\nASSIGN_X = 16.0\nFIRST_WRONG = "t"')
+    wrong = Chunk("c", 'ORDER = ["q", "p", "L"]\nINPUTS_OF_Q = ["p", "a", "b"]\nFAN_OUT_NODE = "p"\nEDGE_COUNT = True\n'
+                       'CHOICE = "B"\nASSIGN_X = 128\nFIRST_WRONG = "L"')
+    assert answers.judge([right], list(answers.ANSWERS)) == {g: "" for g in answers.ANSWERS}
+    said = answers.judge([wrong], list(answers.ANSWERS))
+    assert "node 'q' reads 'p'" in said["answer_order"]
+    assert "'b' has no arrow straight into q" in said["answer_inputs_of_q"]
+    assert "read only by q" in said["answer_fan_out_node"]
+    assert "whole number" in said["answer_edge_count"]
+    assert "leaf" in said["answer_multiple_choice"]
+    assert "correct sweep" in said["answer_assign_instead_of_add"] and "FIRST_WRONG" in said["answer_assign_instead_of_add"]
+    missing = answers.judge([Chunk("c", "raise NotImplementedError()")], ["answer_order"])
+    assert "NotImplementedError" in missing["answer_order"]
+
+
+# ---------------------------------------------------------------- metadata and chunks
+
+
+def test_restore_metadata_undoes_copied_cells_and_edited_metadata():
+    """Copied test cells, raised points, flipped flags and a bad schema version all go back to the release's metadata."""
+    release = source_notebook()
+    learner = demo.Learner("someone", "right code, edited metadata")
+    handed_in = demo.tamper(learner_notebook(learner))
+    del handed_in["cells"][[grade_id(c) for c in handed_in["cells"]].index("answer_edge_count")]
+    restored = nbgrader_glue.restore_metadata(handed_in, release)
+
+    wanted = {grade_id(c): c["metadata"]["nbgrader"] for c in release["cells"] if grade_id(c)}
+    found = [grade_id(c) for c in restored["cells"] if grade_id(c)]
+    assert sorted(found) == sorted(wanted), "every grade id once, the deleted test cell put back"
+    for cell in restored["cells"]:
+        if grade_id(cell):
+            assert cell["metadata"]["nbgrader"] == wanted[grade_id(cell)]
+    ids = [c["id"] for c in restored["cells"]]
+    assert len(ids) == len(set(ids))
+    put_back = found.index("answer_edge_count")
+    assert found[put_back - 1] == "edge_count_solution"
+    learner_code = {"".join(c["source"]) for c in learner_notebook(learner)["cells"]
+                    if c["metadata"].get("nbgrader", {}).get("solution")}
+    assert learner_code <= {"".join(c["source"]) for c in restored["cells"]}, "the learner's code is untouched"
+
+
+def test_chunks_leave_out_test_cells_by_grade_id_not_by_flags():
+    """A test cell relabelled as a solution is still left out; a learner cell labelled as a test still runs."""
+    nb = learner_notebook(demo.Learner("someone", "right"))
+    tests = {grade_id(c) for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade")}
+    for cell in nb["cells"]:
+        if grade_id(cell) == "evaluate_correct":
+            cell["metadata"]["nbgrader"].update(grade=False, solution=True)
+    nb["cells"].append(nbformat.v4.new_code_cell("LEARNER_EXTRA = 1", metadata={"nbgrader": {"grade": True}}))
+    chunks, notes = cellgrades.chunks_of(nb, LESSON1.notebook, tests)
+    code = "\n".join(chunk.code for chunk in chunks)
+    assert "evaluate(g_sq" not in code and "LEARNER_EXTRA = 1" in code and not notes
+    assert chunks[-1].label == f"{LESSON1.notebook} cell {len(nb['cells'])}"
+
+
+# ---------------------------------------------------------------- the preprocessor
+
+
+@pytest.mark.slow
+def test_preprocessor_scores_grade_cells_by_grade_id(gradebook, tmp_path, monkeypatch):
+    """Grade cells get scores from the hidden checks wherever they sit; a second run reads the cached record."""
+    learner = demo.Learner("someone", "users_of lists twice", code=("buggy_users_of_duplicates",),
+                           answers={"EDGE_COUNT": 6})
+    nb = learner_notebook(learner)
+    at = [grade_id(c) for c in nb["cells"]].index("users_of_correct")
+    nb["cells"].insert(0, nb["cells"].pop(at))  # moved to the top: found by grade id, not by position
+    cache = tmp_path / "cache"
+    graded = run_preprocessor(nb, gradebook, cache)
+
+    scores = {g: utils.determine_grade(c)[0] for g, c in graded.items() if g in ("answer_order", "answer_edge_count",
+                                                                                  "users_of_correct")}
+    users_of_points = {c.id: c.points for c in all_checks() if c.function == "users_of"}
+    lost = sum(points for check, points in users_of_points.items() if check.startswith("users_of_dedup/"))
+    assert scores == {"answer_order": 1.0, "answer_edge_count": 0.0, "users_of_correct": 15.0 - lost}
+    assert "Count one edge for every name" in output_text(graded["answer_edge_count"])
+    assert "users_of_dedup/repeated_input" in output_text(graded["users_of_correct"])
+    assert graded["evaluate_correct"].outputs == [], "a grade cell the gradebook does not list is left alone"
+    assert len(list((cache / "records").glob("*.json"))) == 1
+
+    def no_grading(*args, **kwargs):
+        raise AssertionError("graded again although the record is cached")
+
+    monkeypatch.setattr(cellgrades, "grade_record", no_grading)
+    again = run_preprocessor(nb, gradebook, cache)
+    assert {g: c.outputs for g, c in again.items()} == {g: c.outputs for g, c in graded.items()}
+
+
+@pytest.mark.slow
+def test_unreadable_notebook_scores_zero_with_its_message(gradebook, tmp_path):
+    """A hand-in listed in problems.json gets 0 in every grade cell, with the problem and its fix as the message."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    message = f"{LESSON1.notebook}: not valid notebook JSON (line 3: ...); open it in JupyterLab, save it, and hand it in again"
+    key = f"dennis/{LESSON1.assignment}/{LESSON1.notebook}"
+    (cache / nbgrader_glue.PROBLEMS_FILE).write_text(json.dumps({key: message}), encoding="utf-8")
+    graded = run_preprocessor(source_notebook(), gradebook, cache, student="dennis")
+    for name in ("answer_order", "answer_edge_count", "users_of_correct"):
+        assert utils.determine_grade(graded[name])[0] == 0.0
+        assert message in output_text(graded[name])
+
+
+# ---------------------------------------------------------------- the course configuration
+
+
+def test_course_config_swaps_execute_for_hidden_checks():
+    """The committed config keeps nbgrader's autograde steps in order, with HiddenChecks where Execute was."""
+    from nbgrader.converters.autograde import Autograde
+    from nbgrader.preprocessors import Execute
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(NOTEBOOKS)).load_config()
+    steps = config.Autograde.autograde_preprocessors
+    default = Autograde.class_traits()["autograde_preprocessors"].default()
+    assert steps == ["autograder.nbgrader_glue.HiddenChecks" if s is Execute else s for s in default]
+    assert config.GenerateFeedback.preprocessors[0] == "autograder.nbgrader_glue.HideHiddenTests"
+    assert set(config.Deadlines.due) == {lesson.assignment for lesson in lessons.LESSONS}
+
+
+def nbgrader(course, *args):
+    env = dict(os.environ)
+    env["PATH"] = str(NBGRADER.parent) + os.pathsep + env.get("PATH", "")  # nbgrader runs `alembic` from PATH
+    env["JUPYTER_CONFIG_DIR"] = str(course.parent / "jupyter_config")
+    env["JUPYTER_PLATFORM_DIRS"] = "1"
+    return subprocess.Popen([str(NBGRADER), *args], cwd=course, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+def finish(process):
+    output, _ = process.communicate(timeout=300)
+    return process.returncode, output
+
+
+@pytest.mark.slow
+def test_nbgrader_commands_work_on_the_course_configuration(tmp_path):
+    """In a copy of notebooks/, generate_assignment, `db assignment list` and zip_collect of a Canvas zip all work."""
+    course = tmp_path / "course"
+    course.mkdir()
+    shutil.copy(NOTEBOOKS / "nbgrader_config.py", course)
+    shutil.copytree(NOTEBOOKS / "source", course / "source")
+    code, output = finish(nbgrader(course, "generate_assignment", "*"))
+    assert code == 0, output
+
+    archive = course / "downloaded" / LESSON1.assignment / "archive"
+    archive.mkdir(parents=True)
+    with zipfile.ZipFile(archive / "submissions.zip", "w") as bundle:
+        text = (course / "release" / LESSON1.assignment / LESSON1.notebook).read_text(encoding="utf-8")
+        bundle.writestr(f"ada_1001_2001_{LESSON1.notebook}", text)
+        bundle.writestr(f"alan_LATE_1002_2002_{Path(LESSON1.notebook).stem}-1.ipynb", text)
+    listing = nbgrader(course, "db", "assignment", "list")
+    collecting = nbgrader(course, "zip_collect", LESSON1.assignment)
+    (code, output), (collected, log) = finish(listing), finish(collecting)
+    assert code == 0, output
+    for lesson in lessons.LESSONS:
+        assert lesson.assignment in output and Path(lesson.notebook).stem in output
+    assert collected == 0, log
+    for student in ("ada", "alan"):
+        assert (course / "submitted" / student / LESSON1.assignment / LESSON1.notebook).is_file(), log
