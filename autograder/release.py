@@ -8,7 +8,7 @@ The bundle is made of, and only of:
     notebooks/<assignment>/   the release notebooks, made by `nbgrader generate_assignment`
                               in a temporary copy of the course (notebooks/ is never written)
     exercises/graph.py        the stub, generated from the reference here and now
-    exercises/__init__.py, exercises/loader.py, exercises/tests/   copied as they are
+    exercises/__init__.py, loader.py, pytest_impl.py, exercises/tests/   copied as they are
     everything under learner/ README.md, Makefile, conftest.py, CI workflow, requirements ...
 
 The whole bundle is built in memory, then scanned: a solution or hidden-test
@@ -33,7 +33,7 @@ from autograder.stubgen import stub_source
 ROOT = Path(__file__).resolve().parent.parent
 OUT = Path("dist") / "learner"  # relative to the root
 
-PUBLIC = ("exercises/__init__.py", "exercises/loader.py")  # copied as they are, with exercises/tests/
+PUBLIC = ("exercises/__init__.py", "exercises/loader.py", "exercises/pytest_impl.py")  # copied as they are, with exercises/tests/
 SKIP = {"__pycache__", ".ipynb_checkpoints", ".pytest_cache", ".hypothesis", ".DS_Store"}
 MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
 PRIVATE_IMPORT = re.compile(r"^\s*(?:from|import)\s+(?:autograder|solutions)\b", re.MULTILINE)

@@ -40,6 +40,7 @@ EXPECTED_FILES = {
     "exercises/__init__.py",
     "exercises/graph.py",
     "exercises/loader.py",
+    "exercises/pytest_impl.py",
     "exercises/tests/__init__.py",
     "exercises/tests/expect.py",
     "exercises/tests/strategies.py",
@@ -361,26 +362,13 @@ def test_stale_source_notebook_stops_the_build(tmp_path):
 # ---------------------------------------------------------------- the learner templates
 
 
-def test_learner_conftest_matches_the_kit():
-    """The learner conftest registers the kit's Hypothesis profile and --impl option, and loads through exercises.loader."""
-
-    def calls(path):
+def test_learner_conftest_uses_the_kits_plugin():
+    """The learner conftest and the kit's load the same public plugin, so --impl and Hypothesis settings agree."""
+    for path in (ROOT / "conftest.py", ROOT / "learner" / "conftest.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        found = {}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-                if node.func.attr in ("register_profile", "load_profile"):
-                    found[node.func.attr] = ast.dump(node)
-                if node.func.attr == "addoption":
-                    found["addoption"] = [ast.dump(a) for a in node.args]
-                    found["default"] = [ast.dump(k) for k in node.keywords if k.arg == "default"]
-        return found
-
-    kit, learner = calls(ROOT / "conftest.py"), calls(ROOT / "learner" / "conftest.py")
-    assert set(kit) == {"register_profile", "load_profile", "addoption", "default"}
-    assert kit == learner
+        plugins = [n.value for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "pytest_plugins"]
+        assert len(plugins) == 1 and ast.literal_eval(plugins[0]) == ["exercises.pytest_impl"], path
     text = (ROOT / "learner" / "conftest.py").read_text(encoding="utf-8")
-    assert "from exercises.loader import load_implementation" in text
     assert not release.PRIVATE_IMPORT.search(text) and "solutions" not in text
 
 
