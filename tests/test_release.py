@@ -8,6 +8,7 @@ nowhere a learner can see.
 """
 
 import ast
+import io
 import os
 import re
 import shutil
@@ -18,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from autograder import release, zoo
+from autograder import demo, release, zoo
+from autograder.course_folder import Course
 from autograder.release import ReleaseError
 from autograder.stubgen import stub_source
 
@@ -160,12 +162,22 @@ def runs(tmp_path_factory):
     for path, text in ((stub, STUB_SOURCE), (buggy, zoo.source(entry, REFERENCE_SOURCE, STUB_SOURCE))):
         path.parent.mkdir()
         path.write_text(text, encoding="utf-8")
+    # The demo cohort is built by the kit itself, so its learners' own code carries no canary:
+    # any canary in what the copy's batch writes came from the hidden files.
+    handed_in = tmp / "demo_in"
+    course = Course(tmp / "demo_course", io.StringIO())
+    course.prepare()
+    demo.build(handed_in, tmp / "demo_course" / "release", course.due_dates())
     grade = [sys.executable, "-m", "autograder", "grade", "--json"]
     jobs = {
         "kit": lambda: build(ROOT, tmp / "from_kit"),
         "canary": lambda: build(copy, tmp / "from_copy", env),
         "stub": lambda: run([*grade, str(stub)], copy, env),
         "buggy": lambda: run([*grade, str(buggy)], copy, env),
+        "batch": lambda: run(
+            [sys.executable, "-m", "autograder.batch", "--out", str(tmp / "batch_out"), "--submissions", str(handed_in)],
+            copy, env, 600,
+        ),
         "which": lambda: run([sys.executable, "-c", "import autograder, solutions; print(autograder.__file__); "
                               "print(solutions.__file__)"], copy, env),
     }
@@ -282,6 +294,21 @@ def test_no_canary_in_results_json(runs, which):
     else:
         assert 0 < result["score"] < result["max_score"]
         assert any(t["status"] == "failed" for t in result["tests"])
+
+
+@pytest.mark.slow
+def test_no_canary_in_batch_feedback_results_or_report(runs):
+    """The canaried copy's batch, grading the demo cohort, writes feedback HTML, results JSON and reports without the canary."""
+    graded = runs["batch"]
+    assert graded.returncode == 0, graded.stderr[-3000:]
+    out = runs["tmp"] / "batch_out"
+    feedback = sorted((out / "feedback").rglob("*.html"))
+    assert len(feedback) >= 20 and any("likely misconception" in p.read_text(encoding="utf-8") for p in feedback)
+    for folder in ("feedback", "results"):
+        assert_no_canary(out / folder)
+    for name in ("cohort_report.html", "checks.csv", "grades.csv"):
+        assert_no_canary((out / name).read_text(encoding="utf-8"))
+    assert_no_canary(graded.stdout + graded.stderr)
 
 
 # ---------------------------------------------------------------- the bundle on its own
