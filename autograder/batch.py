@@ -43,6 +43,17 @@ The steps, each skipped when there is nothing new for it:
 5. nbgrader's generate_feedback for the hand-ins without feedback, then the exports and
    reports, each file written only when its content changes.
 
+A killed batch (SIGKILL at any moment) is simply run again. Only this process writes to the
+gradebook, one hand-in at a time; cache/state.json marks a hand-in autograded, and then its
+feedback written, only once nbgrader has finished that step for it, and drops the mark before
+the step starts again, so a rerun redoes exactly the hand-ins a kill interrupted (with --force:
+no duplicate rows, no half-written files). Graded records and every output file are written
+to a temporary file and renamed into place; the pool's workers die with this process.
+For crash tests, GRAPHKIT_KILL_AT=<stage>:<n> makes the batch SIGKILL itself the n-th time
+it reaches <stage>: hidden_checks (a record saved), after_hidden_checks, in_autograde
+(inside nbgrader's autograde, its grades not yet saved), mid_autograde (nbgrader's autograde
+of a hand-in done, not yet marked), mid_feedback (likewise for generate_feedback).
+
 nbgrader's steps run through its Python API (nbgrader.apps.api.NbGraderAPI, the one its
 formgrader uses): the same converters as the commands, configured by the same course
 config, without paying nbgrader's start-up for every command. zip_collect, which the API
@@ -50,22 +61,37 @@ does not offer, runs as the `nbgrader zip_collect` command.
 """
 
 import argparse
+import ctypes
 import json
+import os
 import re
 import shutil
+import signal
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from autograder import cellgrades, cohort_report, demo, handins, nbgrader_glue
-from autograder.course_folder import BatchError, Course, Progress, remove, sha, write_if_changed
+from autograder.course_folder import PARTIAL, BatchError, Course, Progress, kill_point, remove, sha, write_if_changed
 from autograder.lessons import LESSONS
 
 WORKERS = 2
 
 
 # ---------------------------------------------------------------- step 3: grading ahead of nbgrader
+
+
+def _die_with(parent):
+    """Pool initializer: the worker is killed when the batch process dies, even by SIGKILL.
+
+    Otherwise a worker left without its parent waits for work forever.
+    """
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the batch died before the line above
+        os._exit(1)
 
 
 def _grade_job(job):
@@ -110,11 +136,12 @@ def pregrade(course, workers=WORKERS):
         # Longest first (lesson 2's backward checks), so neither worker is left with a long one at the end.
         ordered = sorted(jobs.values(), key=lambda job: ("backward_correct" not in job[2], -len(job[2])))
         bar = Progress("hidden checks", len(ordered), course.stream)
-        with ProcessPoolExecutor(max_workers=max(1, workers)) as pool:
+        with ProcessPoolExecutor(max_workers=max(1, workers), initializer=_die_with, initargs=(os.getpid(),)) as pool:
             for future in as_completed([pool.submit(_grade_job, job) for job in ordered]):
                 key, record, error = future.result()
                 if record is not None:
                     cellgrades.save_record(course.cache, key, record)
+                    kill_point("hidden_checks")
                 else:
                     course.stream.write(f"\ngrading failed for one notebook ({error}); nbgrader will grade it again\n")
                 bar.advance()
@@ -141,11 +168,16 @@ def autograde(course, keys, changed):
 
     As with nbgrader's --force, a hand-in that is autograded again loses its old
     autograded/ and feedback/ folders first; hand-ins that did not change are left alone.
+    A hand-in is marked graded in state.json only once nbgrader has committed all of it,
+    and its mark is saved away before nbgrader starts on it: a hand-in a kill interrupted
+    is never taken for graded.
     """
     wanted = signatures(course, keys)
-    graded = course.state["graded"]
+    graded, fed = course.state["graded"], course.state["feedback"]
     for handin in sorted(set(graded) - set(wanted)):
         del graded[handin]
+    for handin in sorted(set(fed) - set(wanted)):
+        del fed[handin]
     dirty = {h for h, s in wanted.items() if graded.get(h) != s or not course.path("autograded", *h.split("/")).exists()}
     dirty |= {f"{s}/{a}" for s, a in changed if f"{s}/{a}" in wanted}
     if not dirty:
@@ -155,10 +187,14 @@ def autograde(course, keys, changed):
     failed = set()
     for handin in sorted(dirty):
         student, assignment = handin.split("/")
-        graded.pop(handin, None)
+        marked = [graded.pop(handin, None), fed.pop(handin, None)]
+        if marked != [None, None]:
+            course.save_state()
         remove(course.path("feedback", student, assignment))
         if course.call("autograde", assignment, student, log="autograde")["success"]:
+            kill_point("mid_autograde")
             graded[handin] = wanted[handin]
+            course.save_state()
         else:
             failed.add(handin)
         bar.advance()
@@ -168,10 +204,16 @@ def autograde(course, keys, changed):
 
 
 def feedback(course):
-    """nbgrader generate_feedback for every autograded hand-in that has none yet; return the ones that failed."""
+    """nbgrader generate_feedback for every autograded hand-in without finished feedback; return the ones that failed.
+
+    Feedback counts as finished once state.json marks it so, which happens only after
+    nbgrader wrote all of it: a page a kill cut off is written again.
+    """
+    graded, fed = course.state["graded"], course.state["feedback"]
     todo = [
-        h for h in sorted(course.state["graded"])
-        if not course.path("feedback", *h.split("/")).exists() and course.path("autograded", *h.split("/")).exists()
+        h for h in sorted(graded)
+        if (fed.get(h) != graded[h] or not course.path("feedback", *h.split("/")).exists())
+        and course.path("autograded", *h.split("/")).exists()
     ]
     if not todo:
         return []
@@ -180,7 +222,14 @@ def feedback(course):
     failed = []
     for handin in todo:
         student, assignment = handin.split("/")
-        if not course.call("generate_feedback", assignment, student, log="generate_feedback")["success"]:
+        if fed.pop(handin, None) is not None:
+            course.save_state()
+        remove(course.path("feedback", student, assignment))
+        if course.call("generate_feedback", assignment, student, log="generate_feedback")["success"]:
+            kill_point("mid_feedback")
+            fed[handin] = graded[handin]
+            course.save_state()
+        else:
             failed.append(handin)
         bar.advance()
     bar.close()
@@ -202,10 +251,10 @@ def remove_gone(course):
                     gradebook.find_submission(lesson.assignment, student)
                 except MissingEntry:
                     continue
-                gradebook.remove_submission(lesson.assignment, student)
-                for step in ("autograded", "feedback"):
+                for step in ("autograded", "feedback"):  # the files first: a kill leaves the submission to find again
                     remove(course.path(step, student, lesson.assignment))
                 remove(course.root / "results" / student / f"{lesson.assignment}.json")
+                gradebook.remove_submission(lesson.assignment, student)
 
 
 # ---------------------------------------------------------------- outputs
@@ -261,10 +310,14 @@ def write_outputs(course, cohort):
     from nbgrader.api import Gradebook
     from nbgrader.plugins.export import CsvExportPlugin
 
-    scratch = course.cache / "grades.csv"
-    with Gradebook(course.db_url) as gradebook:
-        CsvExportPlugin(to=str(scratch)).export(gradebook)  # what `nbgrader export` writes
-    write_if_changed(course.root / "grades.csv", scratch.read_text(encoding="utf-8"))
+    fd, scratch = tempfile.mkstemp(dir=course.cache, prefix=".grades.csv.", suffix=PARTIAL)
+    os.close(fd)
+    try:
+        with Gradebook(course.db_url) as gradebook:
+            CsvExportPlugin(to=scratch).export(gradebook)  # what `nbgrader export` writes
+        write_if_changed(course.root / "grades.csv", Path(scratch).read_text(encoding="utf-8"))
+    finally:
+        os.unlink(scratch)
     write_if_changed(course.root / "checks.csv", cohort_report.checks_csv(cohort))
     write_if_changed(course.root / "cohort_report.html", cohort_report.html_page(cohort))
     for student, entries in cohort.learners.items():
@@ -340,6 +393,7 @@ def run(out="out", submissions=None, zip_file=None, assignment=None, workers=WOR
     changed, notes = handins.mirror(course, source, label)
     remove_gone(course)
     keys = pregrade(course, workers)
+    kill_point("after_hidden_checks")
     tried, failed = autograde(course, keys, changed)
     if len(failed) > 1 and failed == tried:
         raise BatchError(f"nbgrader autograde failed on every hand-in:\n{course.log_tail('autograde')}")

@@ -234,7 +234,7 @@ def load_record(cache_dir, key):
 def save_record(cache_dir, key, record):
     path = record_path(cache_dir, key)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         json.dump(record, handle, indent=1, sort_keys=True)
     os.replace(temporary, path)  # whole or not at all, even with two graders writing

@@ -7,6 +7,12 @@ of the config gets one line more, pointing HiddenChecks at OUT/cache, so nbgrade
 commands an instructor runs by hand in OUT read the same graded records.
 cache/state.json remembers what was last copied, mirrored and graded, so each step can
 skip the work it already did.
+
+A batch may be killed at any moment (SIGKILL, the OOM killer, a power cut) and simply
+run again. Every file the batch writes goes to a temporary ``.<name>.<random>.partial``
+beside it and replaces it in one step; ``sweep_partial`` removes what a killed run left of
+those. Whatever nbgrader writes itself (gradebook rows, autograded/, feedback/) counts
+only once state.json says that hand-in's step finished (autograder/batch.py).
 """
 
 import contextlib
@@ -14,8 +20,10 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -25,6 +33,12 @@ from autograder.nbgrader_glue import PROBLEMS_FILE, read_problems
 
 COURSE_FILES = ("nbgrader_config.py", "source")  # what OUT takes from notebooks/
 STATE_FILE = "state.json"
+PARTIAL = ".partial"  # the suffix of a file still being written; a killed run may leave one behind
+# Crash tests only: "<stage>:<n>" makes the batch SIGKILL itself the n-th time it reaches <stage>
+# (see kill_point; the stages are listed in autograder/batch.py).
+KILL_AT = "GRAPHKIT_KILL_AT"
+UMASK = os.umask(0o022)
+os.umask(UMASK)  # read once: files written through a temporary file get the mode open() would give them
 # Appended to OUT's copy of the course config, so nbgrader commands run by hand in OUT
 # (`nbgrader autograde --force`, the formgrader) read this folder's graded records too.
 CACHE_SETTING = """
@@ -49,16 +63,46 @@ def file_sha(path):
     return digest.hexdigest()
 
 
-def write_if_changed(path, text):
-    """Write text to path unless it already holds exactly that; return whether it wrote."""
+def write_if_changed(path, data):
+    """Write data (text or bytes) to path unless it already holds exactly that; return whether it wrote.
+
+    The data goes to a temporary file first, which then replaces path in one step: a kill
+    leaves either the old file or the new one, never half of it.
+    """
     path = Path(path)
-    if path.exists() and path.read_text(encoding="utf-8") == text:
+    data = data.encode("utf-8") if isinstance(data, str) else data
+    if path.is_file() and path.read_bytes() == data:
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=PARTIAL)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            os.fchmod(handle.fileno(), 0o666 & ~UMASK)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
     return True
+
+
+def sweep_partial(root):
+    """Remove the temporary files a killed run left under root (hidden, ending in .partial)."""
+    for path in Path(root).rglob(f".*{PARTIAL}"):
+        if path.is_file() and not path.is_symlink():
+            path.unlink()
+
+
+_reached = {}
+
+
+def kill_point(stage):
+    """Crash tests: SIGKILL this process the n-th time it reaches ``stage`` when GRAPHKIT_KILL_AT=<stage>:<n>."""
+    wanted = os.environ.get(KILL_AT)
+    if wanted:
+        _reached[stage] = _reached.get(stage, 0) + 1
+        if wanted == f"{stage}:{_reached[stage]}":
+            os.kill(os.getpid(), signal.SIGKILL)
 
 
 def remove(path):
@@ -119,7 +163,8 @@ class Course:
         except (OSError, ValueError):
             self.state = {}
         self.state.setdefault("inputs", {})
-        self.state.setdefault("graded", {})
+        self.state.setdefault("graded", {})  # hand-in: signature, once nbgrader autograded it fully
+        self.state.setdefault("feedback", {})  # hand-in: signature, once its feedback is fully written
         self._api = None
 
     @property
@@ -208,6 +253,7 @@ class Course:
     def prepare(self):
         """Copy the course into OUT and make its release notebooks and gradebook current."""
         self.root.mkdir(parents=True, exist_ok=True)
+        sweep_partial(self.root)
         digest = hashlib.sha256()
         for name in COURSE_FILES:
             source = NOTEBOOKS / name
@@ -220,10 +266,7 @@ class Course:
                 digest.update(str(relative).encode() + b"\0" + data + b"\0")
                 if relative.name == "nbgrader_config.py":
                     data += CACHE_SETTING.encode()
-                target = self.root / relative
-                if not target.exists() or target.read_bytes() != data:
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    target.write_bytes(data)
+                write_if_changed(self.root / relative, data)
         fresh = not (self.root / "gradebook.db").exists() or not all(self.release(l).exists() for l in LESSONS)
         if fresh or self.state.get("course") != digest.hexdigest():
             self.start_log("generate_assignment")
@@ -232,6 +275,7 @@ class Course:
                     raise BatchError(f"nbgrader generate_assignment failed:\n{self.log_tail('generate_assignment')}")
             self.state["course"] = digest.hexdigest()
             self.state["graded"] = {}  # new grade cells or points: every hand-in is graded again
+            self.state["feedback"] = {}
             self.save_state()
         self.set_due_dates()
 

@@ -18,7 +18,6 @@ unchanged input writes nothing and only the hand-ins that changed are graded aga
 """
 
 import json
-import shutil
 from pathlib import Path
 
 from autograder.course_folder import BatchError, file_sha, remove, write_if_changed
@@ -107,8 +106,7 @@ def mirror(course, source, label):
             else:
                 problems.pop(relative, None)
         else:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, target)
+            write_if_changed(target, path.read_bytes())
         mirrored[relative] = digest
     for relative in sorted(set(mirrored) - set(found)):
         student, assignment, _name = relative.split("/", 2)
@@ -136,5 +134,7 @@ def mark_unreadable(course, handins):
             f"{lesson.notebook}: nbgrader could not process this notebook. Open it in JupyterLab, run "
             "Kernel > Restart Kernel and Run All Cells, save it, and hand it in again."
         )
-        shutil.copyfile(course.release(lesson), course.root / "submitted" / relative)
-    course.save_problems(problems)
+    course.save_problems(problems)  # before the stand-ins: a kill must not leave one taken for the learner's own
+    for handin in sorted(handins):
+        lesson = lessons[handin.split("/")[1]]
+        write_if_changed(course.root / "submitted" / handin / lesson.notebook, course.release(lesson).read_bytes())

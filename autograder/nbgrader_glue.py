@@ -83,6 +83,9 @@ class HiddenChecks(NbGraderPreprocessor):
     ).tag(config=True)
 
     def preprocess(self, nb, resources):
+        from autograder.course_folder import kill_point  # here: course_folder imports this module
+
+        kill_point("in_autograde")  # crash tests: the submission is in the gradebook, its grades are not
         info = resources["nbgrader"]
         filename = f"{info['notebook']}.ipynb"
         with Gradebook(info["db_url"]) as gradebook:

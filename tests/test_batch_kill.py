@@ -1,0 +1,211 @@
+"""`make grade` survives SIGKILL: killed at any moment and run again, it leaves a consistent gradebook.
+
+The small cohort of tests/test_batch.py is graded once without interruption into one
+folder (the reference), and into another by a chain of runs, each killed at its own
+moment (a named stage through GRAPHKIT_KILL_AT, or the whole process group after a short
+delay), then finished by a plain run. The finished folder must hold what the reference
+holds: every hand-in once in the gradebook with the same scores, whole feedback pages,
+results JSON that parses, no temporary files, and no process of the killed runs left.
+"""
+
+import html.parser
+import io
+import json
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from autograder import demo, lessons
+from autograder.course_folder import KILL_AT, Course
+from tests.test_batch import COHORT, gradebook_rows
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parent.parent
+HANDINS = sorted(
+    (learner.student_id, lesson.assignment)
+    for learner in COHORT for lesson in lessons.LESSONS if lesson.assignment not in learner.missing
+)
+# The killed runs, in order, on the same folder: (what kills it, what it shows).
+KILLS = (
+    ("group", "the whole process group dies a moment into the hidden checks"),
+    ("hidden_checks:1", "only the batch process dies, with its two workers busy grading"),
+    ("after_hidden_checks:1", "every record cached, nothing handed to nbgrader yet"),
+    ("in_autograde:2", "a submission in the gradebook whose grades nbgrader has not saved"),
+    ("mid_autograde:2", "a submission nbgrader finished that the batch has not marked graded"),
+    ("mid_feedback:2", "a feedback page written that the batch has not marked finished"),
+)
+GROUP_DELAY = 1.5  # seconds after the hidden checks start
+
+
+def leftovers(*folders):
+    """Command lines of live processes that name one of folders (batch runs, pool workers, sandbox children)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                line = handle.read().replace(b"\0", b" ").decode(errors="replace")
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                zombie = handle.read().rsplit(b")", 1)[1].split()[0] == b"Z"
+        except OSError:
+            continue
+        if any(str(folder) in line for folder in folders) and not zombie:
+            found.append(f"{entry}: {line[:200]}")
+    return found
+
+
+def wait_for_no_leftovers(*folders, seconds=5.0):
+    deadline = time.monotonic() + seconds
+    while (found := leftovers(*folders)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return found
+
+
+def start(out, handed_in, env, log, kill_at=None):
+    """`python -m autograder.batch` on out, in a process group of its own; stderr goes to log."""
+    env = {k: v for k, v in env.items() if k != KILL_AT}
+    if kill_at:
+        env[KILL_AT] = kill_at
+    with open(log, "w", encoding="utf-8") as handle:
+        return subprocess.Popen(
+            [sys.executable, "-m", "autograder.batch", "--out", str(out), "--submissions", str(handed_in)],
+            cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=handle,
+            start_new_session=True,
+        )
+
+
+def kill_group_after(proc, log, marker, delay, limit=120):
+    """SIGKILL proc's whole process group `delay` seconds after `marker` shows in its log."""
+    deadline = time.monotonic() + limit
+    while marker not in Path(log).read_text(encoding="utf-8") and proc.poll() is None:
+        assert time.monotonic() < deadline, "the batch never got to " + marker
+        time.sleep(0.05)
+    time.sleep(delay)
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """The reference, graded in one go; the crashed folder, killed at every point of KILLS, then finished."""
+    root = tmp_path_factory.mktemp("kill")
+    handed_in, reference, crashed = root / "handed_in", root / "reference", root / "crashed"
+    course = Course(reference, io.StringIO())
+    course.prepare()
+    demo.build(handed_in, reference / "release", course.due_dates(), cohort=COHORT)
+    shutil.copytree(reference, crashed)  # the course prepared: no kill needs to pay for it
+    sandboxes = root / "sandboxes"  # TMPDIR of the killed runs: their sandbox children name this folder
+    sandboxes.mkdir()
+    seen = SimpleNamespace(reference=reference, crashed=crashed, killed=[], truncated=None)
+
+    # The reference runs alongside the killed chain: most of the chain's steps use one core of two.
+    plain = start(reference, handed_in, dict(os.environ, TMPDIR=str(root)), root / "reference.log")
+    env = dict(os.environ, TMPDIR=str(sandboxes))
+    for number, (how, _shows) in enumerate(KILLS):
+        stderr = root / f"killed{number}.log"
+        proc = start(crashed, handed_in, env, stderr, kill_at=None if how == "group" else how)
+        if how == "group":
+            kill_group_after(proc, stderr, "hidden checks", GROUP_DELAY)
+        code = proc.wait(timeout=300)
+        seen.killed.append((how, code, wait_for_no_leftovers(crashed, sandboxes), stderr.read_text(encoding="utf-8")))
+        if how.startswith("mid_feedback"):  # as a kill during the write would leave it
+            page = max((crashed / "feedback").rglob("*.html"), key=lambda p: p.stat().st_mtime_ns)
+            page.write_bytes(page.read_bytes()[: page.stat().st_size // 2])
+            seen.truncated = page
+    final = start(crashed, handed_in, env, root / "final.log")
+    seen.final_code = final.wait(timeout=300)
+    seen.final_log = (root / "final.log").read_text(encoding="utf-8")
+    seen.leftovers = wait_for_no_leftovers(crashed, sandboxes)
+    seen.reference_code = plain.wait(timeout=300)
+    seen.reference_log = (root / "reference.log").read_text(encoding="utf-8")
+    return seen
+
+
+def files(out):
+    """Relative paths of every file under out except the logs."""
+    paths = (p.relative_to(out) for p in out.rglob("*") if p.is_file())
+    return sorted(p.as_posix() for p in paths if p.parts[0] != "logs")
+
+
+def test_every_kill_landed(runs):
+    """Each run of the chain was killed by SIGKILL, and left no process of its own (workers, sandbox children) alive."""
+    for how, code, alive, stderr in runs.killed:
+        assert code == -signal.SIGKILL, f"{how}: exit {code}\n{stderr[-2000:]}"
+        assert not alive, f"{how}: left {alive}"
+
+
+def test_rerun_finishes(runs):
+    """The plain run after the kills exits 0, as does the uninterrupted one, and leaves no process behind."""
+    assert runs.reference_code == 0, runs.reference_log[-3000:]
+    assert runs.final_code == 0, runs.final_log[-3000:]
+    assert not runs.leftovers, runs.leftovers
+
+
+def test_gradebook_has_every_handin_exactly_once(runs):
+    """Every hand-in is one submitted assignment with one submitted notebook, and every table matches the reference."""
+    db = sqlite3.connect(runs.crashed / "gradebook.db")
+    try:
+        submitted = db.execute(
+            "SELECT sa.student_id, a.name FROM submitted_assignment sa JOIN assignment a ON sa.assignment_id = a.id"
+        ).fetchall()
+        notebooks = db.execute(
+            "SELECT sa.student_id, a.name, COUNT(*) FROM submitted_notebook sn "
+            "JOIN submitted_assignment sa ON sn.assignment_id = sa.id "
+            "JOIN assignment a ON sa.assignment_id = a.id GROUP BY 1, 2"
+        ).fetchall()
+        unscored = db.execute("SELECT COUNT(*) FROM grade WHERE auto_score IS NULL").fetchone()[0]
+    finally:
+        db.close()
+    assert sorted(submitted) == HANDINS
+    assert sorted(notebooks) == [(student, assignment, 1) for student, assignment in HANDINS]
+    assert unscored == 0
+    counts, grades = gradebook_rows(runs.crashed)
+    reference_counts, reference_grades = gradebook_rows(runs.reference)
+    assert counts == reference_counts, "no duplicate or missing rows in any table"
+    assert len(grades) == len(set(g[:3] for g in grades)), "one grade per hand-in and grade cell"
+    assert grades == reference_grades, "the scores of an uninterrupted run"
+
+
+def test_feedback_pages_are_whole(runs):
+    """Every feedback page parses and ends with </html>, the one cut in half is whole again, all match the reference."""
+    pages = sorted((runs.crashed / "feedback").rglob("*.html"))
+    assert len(pages) == len(HANDINS)
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        parser = html.parser.HTMLParser()
+        parser.feed(text)
+        parser.close()
+        assert text.rstrip().endswith("</html>"), page
+        assert text == (runs.reference / page.relative_to(runs.crashed)).read_text(encoding="utf-8"), page
+    assert runs.truncated in pages, "the page cut in half was one of them"
+
+
+def test_outputs_match_an_uninterrupted_run(runs):
+    """The same files as the reference, no temporary files, and results JSON, CSVs and report with the same content."""
+    assert files(runs.crashed) == files(runs.reference)
+    leftover = [f for f in files(runs.crashed) if re.search(r"\.(partial|tmp)$|-journal$", f)]
+    assert not leftover, leftover
+    for path in sorted((runs.crashed / "results").rglob("*.json")):
+        got = json.loads(path.read_text(encoding="utf-8"))
+        want = json.loads((runs.reference / path.relative_to(runs.crashed)).read_text(encoding="utf-8"))
+        got.pop("execution_time"), want.pop("execution_time")  # how long grading took
+        assert got == want, path
+    for path in sorted((runs.crashed / "autograded").rglob("*.ipynb")):
+        json.loads(path.read_text(encoding="utf-8"))
+    for name in ("grades.csv", "checks.csv", "cohort_report.html"):
+        got, want = ((out / name).read_text(encoding="utf-8") for out in (runs.crashed, runs.reference))
+        assert got == want, name
+
