@@ -116,7 +116,9 @@ class Runner:
             limit = SLOW_MARGIN * reference_seconds(case) + SLOW_SLACK
             best = None
             for _ in range(2):  # a second try forgives one run slowed down by the machine
-                reply = self.sandbox.call(case.fn, list(case.args), case.kwargs, seconds=2 * limit, **case.flags)
+                reply = self.sandbox.call(
+                    case.fn, list(case.args), case.kwargs, seconds=2 * limit, measure_cpu=True, **case.flags
+                )
                 if reply.get("status") == "timeout":
                     best = reply["wall_seconds"]
                     break
@@ -145,7 +147,9 @@ def reference_seconds(case, repeats=3):
     if key not in _REFERENCE_TIMES:
         source = open(reference_module.__file__, encoding="utf-8").read()
         with Sandbox([Chunk("reference", source)]) as sandbox:
-            replies = [sandbox.call(case.fn, list(case.args), case.kwargs, seconds=60) for _ in range(repeats)]
+            replies = [
+                sandbox.call(case.fn, list(case.args), case.kwargs, seconds=60, measure_cpu=True) for _ in range(repeats)
+            ]
             times = [reply.get("cpu_seconds", reply["wall_seconds"]) for reply in replies]
         _REFERENCE_TIMES[key] = min(times)
     return _REFERENCE_TIMES[key]
