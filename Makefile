@@ -26,11 +26,11 @@ check: $(READY)
 
 ## make stubs: regenerate exercises/graph.py from the reference
 stubs: $(READY)
-	$(BIN)/python -m autograder.stubgen
+	$(BIN)/python -m autograder.authoring.stubs
 
 ## make notebooks: regenerate the nbgrader source notebooks from solutions/graph.py and notebooks/lessons/
 notebooks: $(READY)
-	$(BIN)/python -m autograder.lessons
+	$(BIN)/python -m autograder.authoring.lessons
 
 clean:
 	rm -rf $(VENV) dist .hypothesis
@@ -38,23 +38,23 @@ clean:
 ## make release: build the learner bundle in dist/learner/ (stub, public tests, release notebooks; no solutions)
 .PHONY: release
 release: $(READY)
-	$(BIN)/python -m autograder.release
+	$(BIN)/python -m autograder.authoring.release
 
 ## make bench: grading speed (sandbox round trip, child start, one submission, per family)
 bench: $(READY)
-	$(BIN)/python -m autograder.bench
+	$(BIN)/python -m autograder.tools.bench
 
 ## make grade [SUBMISSIONS=DIR] [OUT=out]: grade the demo cohort (or DIR, laid out as nbgrader's submitted/) into OUT
 OUT ?= out
 .PHONY: grade collect
 grade: $(READY)
-	$(BIN)/python -m autograder.batch --out $(OUT) $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS))
+	$(BIN)/python -m autograder.pipeline.batch --out $(OUT) $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS))
 
 ## make collect ZIP=download.zip [ASSIGNMENT=id] [OUT=out]: grade an LMS download, via nbgrader zip_collect
 collect: $(READY)
 	$(if $(ZIP),,$(error pass the LMS download: make collect ZIP=path/to/download.zip))
-	$(BIN)/python -m autograder.batch --out $(OUT) --zip $(ZIP) $(if $(ASSIGNMENT),--assignment $(ASSIGNMENT))
+	$(BIN)/python -m autograder.pipeline.batch --out $(OUT) --zip $(ZIP) $(if $(ASSIGNMENT),--assignment $(ASSIGNMENT))
 
 ## make mutants: grade every mutant of the reference with the hidden checks (several minutes)
 mutants: $(READY)
-	$(BIN)/python -m autograder.mutants
+	$(BIN)/python -m autograder.tools.mutants

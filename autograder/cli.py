@@ -8,15 +8,15 @@ import argparse
 import json
 import sys
 
-from autograder import report
+from autograder.grading import report
 from autograder.sandbox import isolation
-from autograder.submission import SubmissionError, load
+from autograder.grading.submission import SubmissionError, load
 
 EXIT_GRADED, EXIT_BELOW, EXIT_CANNOT_GRADE = 0, 1, 2
 
 
 def cmd_grade(args):
-    from autograder.grader import grade  # imported late: it loads Hypothesis and the checks
+    from autograder.grading.runner import grade  # imported late: it loads Hypothesis and the checks
 
     try:
         submission = load(args.path)

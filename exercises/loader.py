@@ -13,28 +13,12 @@ cells define; nbgrader's test cells are skipped, and IPython-only lines
 
 import ast
 import importlib
-import json
 import types
 from pathlib import Path
 
+from exercises import notebook
+
 PACKAGES = {"exercises": "exercises.graph"}
-
-
-def _notebook_cells(path):
-    try:
-        nb = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError as err:
-        raise ValueError(f"{path}: not a readable notebook ({err}); open it in JupyterLab and save it again") from None
-    cells = []
-    for number, cell in enumerate(nb.get("cells", []), start=1):
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if cell.get("cell_type") != "code" or (meta.get("grade") and not meta.get("solution")):
-            continue
-        source = cell.get("source", "")
-        source = "".join(source) if isinstance(source, list) else source
-        lines = [("# " + line) if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines()]
-        cells.append((f"{path.name} cell {number}", "\n".join(lines)))
-    return cells
 
 
 def _stub_functions(code):
@@ -95,7 +79,7 @@ def _chunks(path):
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file or folder; check the path given to --impl")
     if path.suffix == ".ipynb":
-        return _notebook_cells(path)
+        return notebook.code_cells(notebook.read(path), path.name)[0]
     if path.suffix == ".py":
         return [(path.name, path.read_text(encoding="utf-8"))]
     raise ValueError(f"{path}: --impl takes a .py module, an .ipynb notebook or a folder")

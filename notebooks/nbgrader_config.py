@@ -24,11 +24,11 @@ from nbgrader.converters.generate_feedback import GenerateFeedback  # noqa: E402
 from nbgrader.preprocessors import Execute  # noqa: E402
 
 # `nbgrader autograde` does not start a kernel: where nbgrader's default list has Execute,
-# autograder.nbgrader_glue.HiddenChecks grades the notebook's code with the hidden checks
-# (autograder/checks/) in the sandbox and writes each grade cell's score and teaching
+# autograder.nbgrader.hidden_checks.HiddenChecks grades the notebook's code with the hidden checks
+# (autograder/grading/checks/) in the sandbox and writes each grade cell's score and teaching
 # messages as its outputs. Every other step of nbgrader's list stays, SaveAutoGrades included.
 c.Autograde.autograde_preprocessors = [
-    "autograder.nbgrader_glue.HiddenChecks" if step is Execute else step
+    "autograder.nbgrader.hidden_checks.HiddenChecks" if step is Execute else step
     for step in Autograde.class_traits()["autograde_preprocessors"].default()
 ]
 # Graded records and unreadable notebooks, written by `make grade`; empty means grade on the spot.
@@ -39,7 +39,7 @@ c.OverwriteCells.add_missing_cells = True
 # Feedback shows each grade cell's visible tests and its teaching messages, never hidden tests
 # (nbgrader's ClearHiddenTests, applied to test cells only).
 c.GenerateFeedback.preprocessors = [
-    "autograder.nbgrader_glue.HideHiddenTests",
+    "autograder.nbgrader.hide_hidden_tests.HideHiddenTests",
     *GenerateFeedback.class_traits()["preprocessors"].default(),
 ]
 

@@ -33,13 +33,13 @@ from pathlib import Path
 
 import pytest
 
-from autograder import checks as check_table
-from autograder import zoo
-from autograder.grader import grade
+from autograder.grading import checks as check_table
+from autograder.grading import zoo
+from autograder.grading.runner import grade
 from autograder.sandbox import isolation
 from autograder.sandbox.parent import Limits
-from autograder.stubgen import REFERENCE, stub_source
-from autograder.submission import load
+from autograder.authoring.stubs import REFERENCE, stub_source
+from autograder.grading.submission import load
 from solutions import graph as reference
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -413,10 +413,10 @@ FALLBACK_SCRIPT = """
 import json, sys
 sys.path.insert(0, {root!r})
 sys.dont_write_bytecode = True
-from autograder import checks
-from autograder.grader import grade
+from autograder.grading import checks
+from autograder.grading.runner import grade
 from autograder.sandbox import isolation
-from autograder.submission import load
+from autograder.grading.submission import load
 light = [c for c in checks.all_checks() if c.family not in {heavy!r}]
 light = list({{c.family: c for c in reversed(light)}}.values())[::-1]  # the first check of each family
 out = {{"level": isolation.probe()[0], "uid": __import__("os").getuid(), "points": {{}}}}
@@ -451,7 +451,7 @@ def _unprivileged_python(env, cwd):
     site = os.pathsep.join(p for p in sys.path if p.endswith("site-packages") and os.path.isdir(p))
     version = "%d.%d" % sys.version_info[:2]
     check = (
-        f"import os, subprocess, sys; sys.path.insert(0, {str(ROOT)!r}); import autograder.grader; "
+        f"import os, subprocess, sys; sys.path.insert(0, {str(ROOT)!r}); import autograder.grading.runner; "
         f"assert '%d.%d' % sys.version_info[:2] == {version!r}; "
         "subprocess.run([os.path.realpath(sys.executable), '-I', '-S', '-c', 'pass'], check=True)"  # the sandbox's child
     )

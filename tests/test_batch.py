@@ -17,9 +17,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from autograder import batch, demo, lessons
-from autograder.checks import all_checks
-from autograder.course_folder import Course
+from autograder.pipeline import batch
+from autograder.pipeline import demo
+from autograder.authoring import lessons
+from autograder.grading.checks import all_checks
+from autograder.nbgrader.course_folder import Course
 
 pytestmark = pytest.mark.slow
 
@@ -160,7 +162,7 @@ def test_feedback_shows_teaching_messages_but_no_check_source(runs):
     assert len(pages) == 5
     for page in pages:
         text = html.unescape(re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8")))
-        assert "Check(" not in text and "HIDDEN TESTS" not in text and "autograder/checks" not in text
+        assert "Check(" not in text and "HIDDEN TESTS" not in text and "autograder/grading/checks" not in text
         leaked = [line for line in check_code if line in text]
         assert not leaked, f"{page.name} shows check source: {leaked[:3]}"
 

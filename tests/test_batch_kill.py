@@ -24,8 +24,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from autograder import demo, lessons
-from autograder.course_folder import KILL_AT, Course
+from autograder.pipeline import demo
+from autograder.authoring import lessons
+from autograder.nbgrader.course_folder import KILL_AT, Course
 from tests.test_batch import COHORT, gradebook_rows
 
 pytestmark = pytest.mark.slow
@@ -73,13 +74,13 @@ def wait_for_no_leftovers(*folders, seconds=5.0):
 
 
 def start(out, handed_in, env, log, kill_at=None):
-    """`python -m autograder.batch` on out, in a process group of its own; stderr goes to log."""
+    """`python -m autograder.pipeline.batch` on out, in a process group of its own; stderr goes to log."""
     env = {k: v for k, v in env.items() if k != KILL_AT}
     if kill_at:
         env[KILL_AT] = kill_at
     with open(log, "w", encoding="utf-8") as handle:
         return subprocess.Popen(
-            [sys.executable, "-m", "autograder.batch", "--out", str(out), "--submissions", str(handed_in)],
+            [sys.executable, "-m", "autograder.pipeline.batch", "--out", str(out), "--submissions", str(handed_in)],
             cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=handle,
             start_new_session=True,
         )

@@ -12,10 +12,10 @@ from functools import lru_cache
 
 import pytest
 
-from autograder import checks as check_table
-from autograder.grader import grade
-from autograder.stubgen import REFERENCE
-from autograder.submission import MAX_FILE_BYTES, SubmissionError, load
+from autograder.grading import checks as check_table
+from autograder.grading.runner import grade
+from autograder.authoring.stubs import REFERENCE
+from autograder.grading.submission import MAX_FILE_BYTES, SubmissionError, load
 
 FUNCTIONS = ("evaluate", "inputs_of", "users_of", "backward")
 LIGHT = [c for c in check_table.all_checks() if c.family not in ("deep_graph", "linear_time")]

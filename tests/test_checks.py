@@ -3,8 +3,8 @@
 import re
 from pathlib import Path
 
-from autograder import checks
-from autograder.checks.__main__ import markdown_table
+from autograder.grading import checks
+from autograder.grading.checks.__main__ import markdown_table
 
 ROOT = Path(__file__).resolve().parent.parent
 ALL = checks.all_checks()
@@ -42,5 +42,5 @@ def test_checks_hold_no_expected_answers():
 
 
 def test_readme_table_matches_checks():
-    """The README's table of check families is the one `python -m autograder.checks` prints."""
-    assert markdown_table() in (ROOT / "README.md").read_text(), "README table is stale: paste `python -m autograder.checks`"
+    """The README's table of check families is the one `python -m autograder.grading.checks` prints."""
+    assert markdown_table() in (ROOT / "README.md").read_text(), "README table is stale: paste `python -m autograder.grading.checks`"

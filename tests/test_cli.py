@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from autograder import checks, lessons
-from autograder.stubgen import stub_source
+from autograder.grading import checks
+from autograder.authoring import lessons
+from autograder.authoring.stubs import stub_source
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "solutions" / "graph.py"

@@ -5,7 +5,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from autograder import stubgen
+from autograder.authoring import stubs as stubgen
 
 ROOT = Path(__file__).resolve().parent.parent
 TASKS = ("evaluate", "inputs_of", "users_of", "backward")

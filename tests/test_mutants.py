@@ -5,7 +5,7 @@ import difflib
 
 import pytest
 
-from autograder import mutants
+from autograder.tools import mutants
 
 REFERENCE_TEXT = mutants.REFERENCE.read_text(encoding="utf-8")
 MUTANTS = mutants.mutants(REFERENCE_TEXT)

@@ -19,8 +19,12 @@ from nbgrader import utils
 from nbgrader.api import Gradebook
 from traitlets.config.loader import PyFileConfigLoader
 
-from autograder import answers, cellgrades, demo, lessons, nbgrader_glue
-from autograder.checks import FUNCTIONS, all_checks
+from autograder.grading import answers
+from autograder.grading import cellgrades
+from autograder.pipeline import demo
+from autograder.authoring import lessons
+from autograder.nbgrader import preprocessors as nbgrader_glue
+from autograder.grading.checks import FUNCTIONS, all_checks
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -113,7 +117,7 @@ def test_answer_keys_are_computed_from_the_reference_and_the_zoo():
 
 def test_answer_cells_accept_right_answers_and_explain_wrong_ones():
     """Right answers (in any valid form) pass; wrong ones get a message that names the mistake."""
-    from autograder.submission import Chunk
+    from autograder.grading.submission import Chunk
 
     right = Chunk("c", 'ORDER = ["p", "q", "L"]\nINPUTS_OF_Q = ["a", "p"]\nFAN_OUT_NODE = "a"\nEDGE_COUNT = 5\n'
                        'CHOICE = "C"\nASSIGN_X = 16.0\nFIRST_WRONG = "t"')
@@ -228,8 +232,8 @@ def test_course_config_swaps_execute_for_hidden_checks():
     config = PyFileConfigLoader("nbgrader_config.py", path=str(NOTEBOOKS)).load_config()
     steps = config.Autograde.autograde_preprocessors
     default = Autograde.class_traits()["autograde_preprocessors"].default()
-    assert steps == ["autograder.nbgrader_glue.HiddenChecks" if s is Execute else s for s in default]
-    assert config.GenerateFeedback.preprocessors[0] == "autograder.nbgrader_glue.HideHiddenTests"
+    assert steps == ["autograder.nbgrader.hidden_checks.HiddenChecks" if s is Execute else s for s in default]
+    assert config.GenerateFeedback.preprocessors[0] == "autograder.nbgrader.hide_hidden_tests.HideHiddenTests"
     assert set(config.Deadlines.due) == {lesson.assignment for lesson in lessons.LESSONS}
 
 

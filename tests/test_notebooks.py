@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from autograder import lessons
+from autograder.authoring import lessons
 from solutions import graph as reference
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -196,7 +196,7 @@ def released(nbgrader_runs):
 
 
 def test_committed_notebooks_equal_builder_output():
-    """Every committed source notebook is exactly what `python -m autograder.lessons` writes."""
+    """Every committed source notebook is exactly what `python -m autograder.authoring.lessons` writes."""
     expected = lessons.expected_notebooks()
     assert set(expected) == set(notebook_paths().values())
     for path, text in expected.items():

@@ -1,4 +1,4 @@
-"""The learner bundle: built by `python -m autograder.release`, complete, deterministic, and free of anything secret.
+"""The learner bundle: built by `python -m autograder.authoring.release`, complete, deterministic, and free of anything secret.
 
 The canary tests copy the kit, plant a unique string in every file of the
 autograder package (hidden checks and zoo included), in every solution region
@@ -19,10 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from autograder import demo, release, zoo
-from autograder.course_folder import Course
-from autograder.release import ReleaseError
-from autograder.stubgen import stub_source
+from autograder.pipeline import demo
+from autograder.authoring import release
+from autograder.grading import zoo
+from autograder.nbgrader.course_folder import Course
+from autograder.authoring.release import ReleaseError
+from autograder.authoring.stubs import stub_source
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE_SOURCE = (ROOT / "solutions" / "graph.py").read_text(encoding="utf-8")
@@ -42,10 +44,11 @@ EXPECTED_FILES = {
     "exercises/__init__.py",
     "exercises/graph.py",
     "exercises/loader.py",
+    "exercises/notebook.py",
     "exercises/pytest_impl.py",
     "exercises/tests/__init__.py",
     "exercises/tests/expect.py",
-    "exercises/tests/strategies.py",
+    "exercises/strategies.py",
     "exercises/tests/test_backward.py",
     "exercises/tests/test_evaluate.py",
     "exercises/tests/test_inputs_of.py",
@@ -126,7 +129,7 @@ def run(args, cwd, env=None, timeout=300):
 
 
 def build(root, out, env=None):
-    return run([sys.executable, "-m", "autograder.release", "--root", str(root), "--out", str(out)], root, env)
+    return run([sys.executable, "-m", "autograder.authoring.release", "--root", str(root), "--out", str(out)], root, env)
 
 
 def files_of(folder):
@@ -154,7 +157,7 @@ def runs(tmp_path_factory):
     copy = copy_kit(tmp / "kit")
     planted = plant_canaries(copy)
     env = copy_env(copy)
-    regenerated = run([sys.executable, "-m", "autograder.lessons"], copy, env)
+    regenerated = run([sys.executable, "-m", "autograder.authoring.lessons"], copy, env)
     assert regenerated.returncode == 0, regenerated.stderr
     stub = tmp / "stub" / "graph.py"
     buggy = tmp / "buggy" / "graph.py"
@@ -175,7 +178,7 @@ def runs(tmp_path_factory):
         "stub": lambda: run([*grade, str(stub)], copy, env),
         "buggy": lambda: run([*grade, str(buggy)], copy, env),
         "batch": lambda: run(
-            [sys.executable, "-m", "autograder.batch", "--out", str(tmp / "batch_out"), "--submissions", str(handed_in)],
+            [sys.executable, "-m", "autograder.pipeline.batch", "--out", str(tmp / "batch_out"), "--submissions", str(handed_in)],
             copy, env, 600,
         ),
         "which": lambda: run([sys.executable, "-c", "import autograder, solutions; print(autograder.__file__); "

@@ -2,7 +2,8 @@
 
 import pytest
 
-from autograder import checks, zoo
+from autograder.grading import checks
+from autograder.grading import zoo
 from tests.zoo_grades import all_grades
 
 ENTRIES = zoo.entries()

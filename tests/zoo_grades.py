@@ -3,8 +3,8 @@
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 
-from autograder import zoo
-from autograder.stubgen import REFERENCE, stub_source
+from autograder.grading import zoo
+from autograder.authoring.stubs import REFERENCE, stub_source
 
 REFERENCE_SOURCE = REFERENCE.read_text()
 STUB_SOURCE = stub_source(REFERENCE_SOURCE)
@@ -20,8 +20,8 @@ def sources():
 
 def grade_source(item):
     """Grade one source; return plain data: {check id: (score, points, summary, misconception)}."""
-    from autograder.grader import grade
-    from autograder.submission import Chunk, Submission
+    from autograder.grading.runner import grade
+    from autograder.grading.submission import Chunk, Submission
 
     name, source = item
     result = grade(Submission(name, [Chunk(name, source)]))

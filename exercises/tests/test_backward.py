@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exercises.tests import strategies
+from exercises import strategies
 from exercises.tests.expect import DIAMOND_GRAPH, DIAMOND_VALUES, SQUARE_GRAPH, assert_values
 
 pytestmark = pytest.mark.task_backward

@@ -1,0 +1,1 @@
+"""Course authoring: source notebooks from the lesson sources, stubs from the reference, the learner bundle."""

@@ -1,0 +1,230 @@
+"""The lessons and their grade cells, read from the lesson sources in notebooks/lessons/.
+
+A lesson source is a Python file in the percent format (as jupytext and VS Code
+read it), so an author can open it as a notebook to preview it. Each cell starts
+with a header line, and a cell's settings sit on that line, next to the cell:
+
+    # %% [markdown]                                  prose; every line starts with "# "
+    # %% code                                        an ungraded cell the learner may edit
+    # %% answer grade_id="order_solution"            the learner's answer; the key sits in a solution region
+    # %% tests grade_id="answer_order" points=1 judge="order"
+                                                     a grade cell judging the answer cell just above it
+    # %% tests grade_id="evaluate_correct" grades="evaluate"
+                                                     a grade cell worth the hidden checks of a function
+    # %% reference grade_id="evaluate_solution" names=["evaluate"]
+                                                     the reference's top-level definitions, cut out of
+                                                     solutions/graph.py when the notebook is built
+
+Setting values are JSON. Text above the first header is a note for authors. These
+headers are the course's one table of grade cells: ``grade_cells()`` reads it, the
+notebook builder (autograder/authoring/lessons.py) turns it into nbgrader metadata,
+and grading looks up what each grade cell grades here, never by parsing its id.
+A ``grades`` cell is worth what the hidden checks on that function add up to; an
+answer is judged by the named judge of autograder/grading/answers.py against
+answers computed from the reference. Multiple-choice keys are the answer cell's
+own solution, so they are written once.
+"""
+
+import ast
+import functools
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from autograder.course.markers import solution_regions
+from autograder.course.paths import NOTEBOOKS
+
+KINDS = ("markdown", "code", "answer", "tests", "reference")
+SETTINGS = {  # kind: (required settings, optional settings)
+    "markdown": ((), ()),
+    "code": ((), ()),
+    "answer": (("grade_id",), ()),
+    "tests": (("grade_id",), ("points", "judge", "grades")),
+    "reference": (("grade_id", "names"), ()),
+}
+_HEADER = re.compile(r"^# %%(?P<rest>.*)$")
+_SETTING = re.compile(r'\s*(?P<key>\w+)=(?P<value>\[[^\]]*\]|"(?:[^"\\]|\\.)*"|[^\s"\[]+)')
+
+
+class LessonError(ValueError):
+    """A lesson source cannot be read; the message names the file, the line and the fix."""
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One nbgrader assignment: the lesson source it is built from and the notebook it becomes."""
+
+    assignment: str  # folder under notebooks/source/, the nbgrader assignment id
+    notebook: str  # file name of the notebook inside that folder
+    source: str  # lesson source under notebooks/lessons/
+
+    def notebook_path(self, notebooks: Path = NOTEBOOKS) -> Path:
+        return notebooks / "source" / self.assignment / self.notebook
+
+    def source_path(self, notebooks: Path = NOTEBOOKS) -> Path:
+        return notebooks / "lessons" / self.source
+
+
+LESSONS = (
+    Lesson("lesson1_graphs", "computation_graphs.ipynb", "lesson1_graphs.py"),
+    Lesson("lesson2_backward", "backward_sweep.ipynb", "lesson2_backward.py"),
+)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell of a lesson source."""
+
+    kind: str
+    settings: dict
+    source: str
+    line: int  # line of the header in the lesson source, for messages
+
+    @property
+    def grade_id(self):
+        return self.settings.get("grade_id")
+
+
+@dataclass(frozen=True)
+class GradeCell:
+    """One autograded cell of the course: what it grades and how much it is worth."""
+
+    grade_id: str
+    assignment: str
+    function: str = ""  # a function cell: the learner function its hidden checks grade
+    judge: str = ""  # an answer cell: the judge in autograder/grading/answers.py
+    points: float = None  # an answer cell's points; a function cell's come from its checks
+    solution: dict = field(default_factory=dict)  # the answer cell's key: {variable: value}
+    where: str = ""  # "file:line" of its header
+
+
+def _settings(rest, where):
+    """(kind, {setting: value}) from what follows "# %%" on a header line."""
+    rest = rest.strip()
+    if rest.startswith("[markdown]"):
+        kind, rest = "markdown", rest[len("[markdown]"):]
+    else:
+        kind, _, rest = rest.partition(" ")
+        kind = kind or "code"
+    if kind not in KINDS:
+        raise LessonError(f"{where}: unknown cell kind {kind!r}; use one of {', '.join(KINDS)}")
+    settings, position = {}, 0
+    while rest[position:].strip():
+        match = _SETTING.match(rest, position)
+        if not match:
+            raise LessonError(f"{where}: cannot read the settings {rest[position:].strip()!r}; write key=value, values in JSON")
+        try:
+            settings[match["key"]] = json.loads(match["value"])
+        except ValueError:
+            raise LessonError(f"{where}: the value of {match['key']} is not JSON; quote strings, e.g. judge=\"order\"") from None
+        position = match.end()
+    required, optional = SETTINGS[kind]
+    missing = [k for k in required if k not in settings]
+    unknown = [k for k in settings if k not in required + optional]
+    if missing or unknown:
+        problem = f"needs {', '.join(missing)}" if missing else f"takes no {', '.join(unknown)}"
+        raise LessonError(f"{where}: a {kind} cell {problem}")
+    return kind, settings
+
+
+def parse(text, where="<lesson>"):
+    """The cells of a lesson source; a LessonError names the line of any mistake."""
+    cells, header, body = [], None, []
+
+    def close():
+        if header is not None:
+            kind, settings, line = header
+            lines = body
+            if kind == "markdown":
+                lines = [l[2:] if l.startswith("# ") else l[1:] if l.startswith("#") else l for l in body]
+            cells.append(Cell(kind, settings, "\n".join(lines).strip("\n"), line))
+
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = _HEADER.match(line)
+        if not match:
+            body.append(line)
+            continue
+        close()
+        kind, settings = _settings(match["rest"], f"{where}:{number}")
+        header, body = (kind, settings, number), []
+    close()
+    if not cells:
+        raise LessonError(f"{where}: no cells (a cell starts with a line '# %% KIND')")
+    return cells
+
+
+def solution_values(source, where):
+    """{variable: value} assigned as literals inside the solution regions of an answer cell."""
+    values = {}
+    for region in solution_regions(source):
+        try:
+            tree = ast.parse("\n".join(region))
+        except SyntaxError as err:
+            raise LessonError(f"{where}: the solution does not parse ({err.msg})") from None
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and all(isinstance(t, ast.Name) for t in node.targets):
+                try:
+                    value = ast.literal_eval(node.value)
+                except ValueError:
+                    continue
+                values.update({t.id: value for t in node.targets})
+    return values
+
+
+def lesson_grade_cells(lesson, cells, where):
+    """The grade cells one lesson defines, in notebook order."""
+    found, answer = [], None
+    for cell in cells:
+        at = f"{where}:{cell.line}"
+        if cell.kind == "answer":
+            answer = (cell, at)
+            continue
+        if cell.kind != "tests":
+            continue
+        settings = cell.settings
+        if ("judge" in settings) == ("grades" in settings):
+            raise LessonError(f"{at}: a tests cell grades either a function (grades=\"...\") or an answer (judge=\"...\")")
+        if "grades" in settings:
+            if "points" in settings:
+                raise LessonError(f"{at}: a function cell is worth its hidden checks; remove points=")
+            found.append(GradeCell(cell.grade_id, lesson.assignment, function=settings["grades"], where=at))
+            continue
+        if answer is None:
+            raise LessonError(f"{at}: a judge cell needs the answer cell it judges right above it")
+        points = settings.get("points")
+        if type(points) not in (int, float) or points <= 0:
+            raise LessonError(f"{at}: an answer's grade cell needs points=<a positive number>")
+        solution = solution_values(answer[0].source, answer[1])
+        if not solution:
+            raise LessonError(f"{answer[1]}: the answer cell assigns no value in its solution region")
+        found.append(GradeCell(cell.grade_id, lesson.assignment, judge=settings["judge"], points=points,
+                               solution=solution, where=at))
+        answer = None
+    return found
+
+
+def read_lesson(lesson, notebooks=NOTEBOOKS):
+    """(the cells of a lesson's source, its grade cells)."""
+    path = lesson.source_path(notebooks)
+    where = f"{path.parent.name}/{path.name}"
+    cells = parse(path.read_text(encoding="utf-8"), where)
+    return cells, lesson_grade_cells(lesson, cells, where)
+
+
+@functools.lru_cache(maxsize=None)
+def grade_cells(notebooks=NOTEBOOKS):
+    """{grade_id: GradeCell} for every autograded cell of the course, in lesson order."""
+    table = {}
+    for lesson in LESSONS:
+        for cell in read_lesson(lesson, notebooks)[1]:
+            if cell.grade_id in table:
+                raise LessonError(f"{cell.where}: grade id {cell.grade_id!r} is used twice")
+            table[cell.grade_id] = cell
+    return table
+
+
+def function_of(grade_id):
+    """The function a grade cell grades with the hidden checks, or ''."""
+    cell = grade_cells().get(grade_id)
+    return cell.function if cell else ""

@@ -1,0 +1,237 @@
+"""Judge the lessons' answer cells (ORDER, EDGE_COUNT, ...) against answers computed from the reference.
+
+The learner's variables are read through the sandbox as plain values, so nothing
+the learner wrote runs in this process. Every expected answer is derived here
+from solutions/graph.py and the worked examples (or, for the assign-instead-of-add
+question, from that misconception's zoo entry); a multiple-choice key is the
+lesson's own solution (autograder/course/lessons.py). A judge returns "" for a
+right answer, or a teaching message that says what is wrong without handing over
+the answer. A lesson names its judge in the grade cell's header (judge="order").
+"""
+
+import functools
+import math
+from dataclasses import dataclass
+
+from autograder.course.examples import ABA_SQUARED, DIAMOND, DIAMOND_LEAVES
+from autograder.course.lessons import grade_cells
+from autograder.grading import zoo
+from autograder.sandbox.parent import Sandbox
+from solutions import graph as reference
+
+WRONG_CHOICES = {  # Lesson 1, question 5: why each wrong letter is wrong
+    "A": "a and b are read by the product node, not by z; a node's inputs are the values with an arrow "
+    "straight into it, nothing further back.",
+    "B": "c is a leaf, and a leaf that a node reads is one of that node's inputs like any other value.",
+}
+ASSIGN_ENTRY = "buggy_assign_fan_out"  # the zoo entry whose sweep keeps only the last contribution
+
+
+@dataclass(frozen=True)
+class Judge:
+    names: tuple  # the learner's variables it reads
+    judge: object  # ({name: value}, the lesson's solution {name: value}) -> "" when right, else the message
+    rule: str  # what the question asks, said the way the lesson says it
+
+
+def _show(value):
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _is_name_list(value):
+    return type(value) is list and all(type(v) is str for v in value)
+
+
+def _nodes(graph):
+    return [name for name, _op, _inputs in graph]
+
+
+def _leaves(graph):
+    nodes = set(_nodes(graph))
+    return sorted({i for _n, _op, inputs in graph for i in inputs} - nodes)
+
+
+def _all_names(graph):
+    return _leaves(graph) + _nodes(graph)
+
+
+def judge_order(values, _solution=None):
+    order = values["ORDER"]
+    nodes = _nodes(ABA_SQUARED)
+    if not _is_name_list(order):
+        return f"ORDER should be a list of node names such as [\"x\", \"y\"], but it is {_show(order)}."
+    if sorted(order) != sorted(nodes):
+        leaves = [name for name in order if name in _leaves(ABA_SQUARED)]
+        if leaves:
+            return f"ORDER = {_show(order)} lists the leaf {leaves[0]!r}; list the graph's nodes only, each once."
+        return f"ORDER = {_show(order)} should list each of the graph's {len(nodes)} nodes exactly once."
+    position = {name: i for i, name in enumerate(order)}
+    reordered = sorted(ABA_SQUARED, key=lambda node: position[node[0]])
+    try:
+        reference.evaluate(reordered, {leaf: 1.0 for leaf in _leaves(ABA_SQUARED)})
+    except ValueError as err:
+        return f"ORDER = {_show(order)} cannot be computed in that order: {err}. Each node must come after the nodes it reads."
+    return ""
+
+
+def judge_inputs_of_q(values, _solution=None):
+    got = values["INPUTS_OF_Q"]
+    want = reference.inputs_of(ABA_SQUARED, "q")
+    if not _is_name_list(got):
+        return f"INPUTS_OF_Q should be a list of names, but it is {_show(got)}."
+    if sorted(got) == sorted(want):
+        return ""
+    extra = [name for name in got if name not in want]
+    if extra:
+        return (
+            f"INPUTS_OF_Q = {_show(got)}: {extra[0]!r} has no arrow straight into q. List only the values q reads "
+            "directly, nothing further back."
+        )
+    return f"INPUTS_OF_Q = {_show(got)}: q reads {len(want)} values directly; list each of them once."
+
+
+def judge_fan_out_node(values, _solution=None):
+    got = values["FAN_OUT_NODE"]
+    fan_outs = [name for name in _all_names(ABA_SQUARED) if len(reference.users_of(ABA_SQUARED, name)) >= 2]
+    if type(got) is not str:
+        return f"FAN_OUT_NODE should be one name, as a string such as \"x\", but it is {_show(got)}."
+    if got in fan_outs:
+        return ""
+    if got not in _all_names(ABA_SQUARED):
+        return f"FAN_OUT_NODE = {got!r} is not a name in this graph."
+    readers = reference.users_of(ABA_SQUARED, got)
+    said = f"only by {readers[0]}" if readers else "by no node"
+    return f"FAN_OUT_NODE = {got!r} is read {said}. A fan-out is a value with arrows to two different nodes."
+
+
+def judge_edge_count(values, _solution=None):
+    got = values["EDGE_COUNT"]
+    want = sum(len(reference.inputs_of(ABA_SQUARED, name)) for name in _nodes(ABA_SQUARED))
+    if type(got) is not int:
+        return f"EDGE_COUNT should be a whole number (an int), but it is {_show(got)}."
+    if got == want:
+        return ""
+    return (
+        f"EDGE_COUNT = {got} is not the number of arrows. Count one edge for every name in every node's inputs "
+        "list, leaves included."
+    )
+
+
+def judge_choice(values, solution):
+    got = values["CHOICE"]
+    if type(got) is str and got == solution["CHOICE"]:
+        return ""
+    if type(got) is str and got in WRONG_CHOICES:
+        return f"CHOICE = {got!r}: {WRONG_CHOICES[got]}"
+    return f"CHOICE should be one of the strings \"A\", \"B\" or \"C\", but it is {_show(got)}."
+
+
+@functools.lru_cache(maxsize=1)
+def assign_sweep():
+    """(x's gradient, first node whose gradient is wrong) for the sweep that assigns instead of adding.
+
+    Both come from running the misconception's zoo entry (our own code) next to the
+    reference on the lesson's worked example, the diamond at x = 2.
+    """
+    values = reference.evaluate(DIAMOND, DIAMOND_LEAVES)
+    buggy = zoo.namespace(ASSIGN_ENTRY)["backward"](DIAMOND, values)
+    right = reference.backward(DIAMOND, values)
+    sweep = [name for name, _op, _inputs in reversed(DIAMOND)] + _leaves(DIAMOND)
+    first_wrong = next(name for name in sweep if not math.isclose(buggy[name], right[name]))
+    (leaf,) = _leaves(DIAMOND)
+    return buggy[leaf], first_wrong
+
+
+def judge_assign_instead_of_add(values, _solution=None):
+    x, first_wrong = assign_sweep()
+    got_x, got_first = values["ASSIGN_X"], values["FIRST_WRONG"]
+    problems = []
+    if type(got_x) not in (int, float):
+        problems.append(f"ASSIGN_X should be a number, but it is {_show(got_x)}.")
+    elif not math.isclose(got_x, x, rel_tol=1e-9, abs_tol=1e-9):
+        right_x = reference.backward(DIAMOND, reference.evaluate(DIAMOND, DIAMOND_LEAVES))["x"]
+        if math.isclose(got_x, right_x):
+            problems.append(
+                f"ASSIGN_X = {got_x!r} is what the correct sweep returns. With `=`, a value that receives several "
+                "contributions keeps only the last one to arrive."
+            )
+        else:
+            problems.append(
+                f"ASSIGN_X = {got_x!r}: redo the sweep node by node, keeping only the last contribution that reaches "
+                "each value."
+            )
+    sweep = [name for name, _op, _inputs in reversed(DIAMOND)] + _leaves(DIAMOND)
+    if got_first != first_wrong:
+        if got_first not in sweep:
+            problems.append(f"FIRST_WRONG should be one of {', '.join(repr(n) for n in sweep)}, but it is {_show(got_first)}.")
+        elif sweep.index(got_first) < sweep.index(first_wrong):
+            problems.append(
+                f"FIRST_WRONG = {got_first!r}: that gradient still comes out right; look at the next node the sweep "
+                "visits, the first one that receives more than one contribution."
+            )
+        else:
+            problems.append(
+                f"FIRST_WRONG = {got_first!r}: an earlier node in the sweep already comes out wrong; find the first "
+                "one that receives more than one contribution."
+            )
+    return " ".join(problems)
+
+
+JUDGES = {
+    "order": Judge(("ORDER",), judge_order, "List the nodes in an order in which they can be computed."),
+    "inputs_of_q": Judge(("INPUTS_OF_Q",), judge_inputs_of_q, "List the immediate inputs of q."),
+    "fan_out_node": Judge(("FAN_OUT_NODE",), judge_fan_out_node, "Name the value read by two nodes."),
+    "edge_count": Judge(("EDGE_COUNT",), judge_edge_count, "Count the edges of the whole graph."),
+    "choice": Judge(("CHOICE",), judge_choice, "Pick the one right letter."),
+    "assign_instead_of_add": Judge(
+        ("ASSIGN_X", "FIRST_WRONG"),
+        judge_assign_instead_of_add,
+        "Redo the diamond's sweep with `=` in place of `+=`.",
+    ),
+}
+
+
+def answer_cells():
+    """{grade_id: GradeCell} of the course's answer grade cells."""
+    return {grade_id: cell for grade_id, cell in grade_cells().items() if cell.judge}
+
+
+def verdict(cell, values):
+    """The judge's message for one answer cell's values ("" when right)."""
+    return JUDGES[cell.judge].judge(values, cell.solution)
+
+
+def _unread(name, reply, load_errors):
+    """The message for a variable the sandbox could not hand back."""
+    status = reply.get("status")
+    if status == "missing":
+        raised = [e for e in load_errors if e.get("type") == "NotImplementedError"]
+        if raised:
+            return f"{name} is not set: a cell still raises NotImplementedError. Replace that line with your answer."
+        return f"{name} is not set. Assign it in the answer cell below its question and run the cell."
+    if status == "unsendable":
+        return f"{name} should hold plain values (numbers, strings, lists), but it holds something else."
+    if status == "unloadable":
+        return "Your notebook's code could not be run at all, so no answer could be read."
+    return f"{name} could not be read from your notebook ({status})."
+
+
+def judge(chunks, grade_ids, load_errors=()):
+    """{grade_id: message} for the answer cells among grade_ids ("" for a right answer)."""
+    cells = answer_cells()
+    wanted = [cells[g] for g in grade_ids if g in cells]
+    if not wanted:
+        return {}
+    verdicts = {}
+    with Sandbox(chunks) as sandbox:
+        for answer in wanted:
+            values, problems = {}, []
+            for name in JUDGES[answer.judge].names:
+                reply = sandbox.variable(name)
+                if reply.get("status") == "ok":
+                    values[name] = reply.get("value")
+                else:
+                    problems.append(_unread(name, reply, list(load_errors) or sandbox.load_errors))
+            verdicts[answer.grade_id] = " ".join(problems) if problems else verdict(answer, values)
+    return verdicts

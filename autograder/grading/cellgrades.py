@@ -1,0 +1,222 @@
+"""Grade one notebook's code for its nbgrader grade cells, as plain JSON cached by a hash.
+
+A notebook's grade cells say what to grade, as the course's table of grade cells
+(autograder/course/lessons.py) says: a function cell runs every hidden check on that
+function, an answer cell is judged by its judge (autograder/grading/answers.py).
+The outcome, a *record*, holds only plain values: each grade cell's score and the
+teaching messages to show under it, the per-check results and a results.json in
+Gradescope's schema. A record depends on nothing but the learner's code, the grade
+cells and their points, and the grading code itself, so it is stored under a hash
+of exactly those: the same code is graded once, and a change to any of them
+(a resubmission, a new check) misses the cache and is graded afresh.
+"""
+
+import functools
+import hashlib
+import json
+import time
+from pathlib import Path
+
+from autograder import GRADING_LAYER, layers_from
+from autograder.course.lessons import function_of
+from autograder.course.paths import ROOT
+from autograder.files import write_atomic
+from autograder.grading import answers, feedback, report
+from autograder.grading.submission import Submission, SubmissionError, from_notebook_json
+from exercises import notebook
+
+VERSION = 1  # bump when the record's layout changes
+# Besides the grading layer and the layers below it: the public modules grading reads
+# notebooks and draws graphs with (not their tests), the reference, and the lesson sources,
+# which hold the table of grade cells. tests/test_layers.py proves nothing grading imports
+# is left out.
+OUTSIDE_THE_KIT = (("exercises", "*.py"), ("solutions", "*.py"), ("notebooks/lessons", "*.py"))
+
+
+def fingerprinted_files():
+    """Every file whose content can change a grade."""
+    found = []
+    for package in layers_from(GRADING_LAYER):
+        path = ROOT / Path(*package.split("."))
+        found += sorted(path.rglob("*.py")) if path.is_dir() else [path.with_suffix(".py")]
+    for folder, pattern in OUTSIDE_THE_KIT:
+        found += sorted((ROOT / folder).glob(pattern))
+    return found
+
+
+@functools.lru_cache(maxsize=1)
+def fingerprint():
+    """A hash of everything that decides a grade: a new judge or check regrades every record."""
+    digest = hashlib.sha256()
+    for path in fingerprinted_files():
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def chunks_of(nb, filename, test_ids):
+    """The learner's code chunks of a notebook (a JSON dict) and notes about it.
+
+    Cells are told apart by grade id, never by their nbgrader flags: a cell whose id is
+    one of the course's test cells (``test_ids``) is left out, every other code cell is
+    the learner's, labelled by its position as in a handed-in notebook file.
+    """
+    def is_test(cell):
+        return notebook.nbgrader_meta(cell).get("grade_id") in test_ids
+
+    try:
+        submission = from_notebook_json(nb, filename, is_test)
+    except SubmissionError as err:
+        return [], [str(err)]
+    return submission.chunks, submission.notes
+
+
+def record_key(chunks, points, notes=()):
+    """The cache key of a record: the code, the grade cells and points, the grading code."""
+    payload = {
+        "version": VERSION,
+        "grading": fingerprint(),
+        "points": sorted(points.items()),
+        "chunks": [[chunk.label, chunk.code] for chunk in chunks],
+        "notes": list(notes),
+    }
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def _function_cell(results, most, problems):
+    earned = sum(r.score for r in results)
+    possible = sum(r.check.points for r in results)
+    score = round(most * earned / possible, 4) if possible else 0.0
+    failed = [r for r in results if not r.passed]
+    lines = [f"hidden checks: {earned:g}/{possible:g} points, {len(results) - len(failed)} of {len(results)} passed"]
+    lines += [f"  {'passed' if r.passed else 'FAILED'}  {r.check.id} ({r.score:g}/{r.check.points:g})" for r in results]
+    if failed and problems:
+        lines += ["", "problems while running your notebook's code:"] + [f"  {p}" for p in problems]
+    errors = [{"name": r.check.id, "summary": r.failure.summary, "message": feedback.message(r)} for r in failed]
+    return {"score": score, "max": most, "summary": "\n".join(lines), "errors": errors}
+
+
+def _answer_cell(grade_id, message, most):
+    if not message:
+        return {"score": most, "max": most, "summary": "correct", "errors": []}
+    error = {"name": grade_id, "summary": message, "message": f"{grade_id}: 0/{most:g}\n{message}"}
+    return {"score": 0.0, "max": most, "summary": f"{grade_id}: not yet right", "errors": [error]}
+
+
+def problem_cell(message, most):
+    """A grade cell's outcome when the notebook itself could not be graded."""
+    return {"score": 0.0, "max": most, "summary": "", "errors": [{"name": "notebook", "summary": message, "message": message}]}
+
+
+def _answer_test(grade_id, cell):
+    return {
+        "name": f"{grade_id} (answer)",
+        "score": cell["score"],
+        "max_score": cell["max"],
+        "status": "passed" if not cell["errors"] else "failed",
+        "output": cell["errors"][0]["message"] if cell["errors"] else f"{grade_id}: correct",
+        "visibility": "visible",
+    }
+
+
+def grade_record(chunks, points, notes=(), origin="notebook"):
+    """Grade the code for the grade cells in ``points`` ({grade_id: points}); return the record."""
+    from autograder.grading.checks import all_checks
+    from autograder.grading.runner import grade
+
+    started = time.perf_counter()
+    functions = {function_of(g) for g in points} - {""}
+    checks = [c for c in all_checks() if c.function in functions]
+    graded = grade(Submission(Path(origin), list(chunks), list(notes)), checks)
+    problems = feedback.load_problems(graded)
+    verdicts = answers.judge(chunks, list(points), graded.load_errors)
+    cells = {}
+    for grade_id, most in points.items():
+        function = function_of(grade_id)
+        if function:
+            cells[grade_id] = _function_cell([r for r in graded.results if r.check.function == function], most, problems)
+        elif grade_id in verdicts:
+            cells[grade_id] = _answer_cell(grade_id, verdicts[grade_id], most)
+        else:
+            cells[grade_id] = problem_cell(f"the course defines no check for grade cell {grade_id!r}", most)
+    results = report.results_json(graded)
+    answered = [_answer_test(g, cells[g]) for g in points if g in verdicts]
+    results["tests"] += answered
+    results["score"] = round(sum(t["score"] for t in results["tests"]), 4)
+    results["max_score"] = round(sum(t["max_score"] for t in results["tests"]), 4)
+    results["execution_time"] = round(time.perf_counter() - started, 3)
+    lines = results["output"].splitlines()  # the overview's first line counts checks only: count everything
+    lines[0] = f"{origin}: {results['score']:g}/{results['max_score']:g}"
+    if answered:
+        end = next((i for i, line in enumerate(lines[1:], 1) if not line.startswith("  ")), len(lines))
+        right = sum(t["score"] for t in answered)
+        lines.insert(end, f"  answer cells: {right:g}/{sum(t['max_score'] for t in answered):g}")
+    results["output"] = "\n".join(lines)
+    return {
+        "version": VERSION,
+        "origin": origin,
+        "cells": cells,
+        "checks": [
+            {
+                "id": r.check.id,
+                "function": r.check.function,
+                "points": r.check.points,
+                "score": r.score,
+                "passed": r.passed,
+                "misconception": r.misconception,
+            }
+            for r in graded.results
+        ],
+        "problems": problems,
+        "results": results,
+    }
+
+
+def problem_record(message, points, origin="notebook"):
+    """The record of a notebook that could not be read: every grade cell 0, with the message."""
+    from autograder.grading.checks import all_checks
+
+    functions = {function_of(g) for g in points} - {""}
+    checks = [c for c in all_checks() if c.function in functions]
+    tests = [
+        {"name": f"{g}", "score": 0.0, "max_score": most, "status": "failed", "output": message, "visibility": "visible"}
+        for g, most in points.items()
+    ]
+    return {
+        "version": VERSION,
+        "origin": origin,
+        "cells": {g: problem_cell(message, most) for g, most in points.items()},
+        "checks": [
+            {"id": c.id, "function": c.function, "points": c.points, "score": 0.0, "passed": False, "misconception": ""}
+            for c in checks
+        ],
+        "problems": [message],
+        "results": {
+            "score": 0.0,
+            "max_score": round(sum(points.values()), 4),
+            "execution_time": 0.0,
+            "output": f"{origin}: 0/{sum(points.values()):g}\n{message}",
+            "tests": tests,
+        },
+    }
+
+
+# ---------------------------------------------------------------- the cache
+
+
+def record_path(cache_dir, key):
+    return Path(cache_dir) / "records" / f"{key}.json"
+
+
+def load_record(cache_dir, key):
+    """The cached record for key, or None."""
+    path = record_path(cache_dir, key)
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) and record.get("version") == VERSION else None
+
+
+def save_record(cache_dir, key, record):
+    # whole or not at all, even with two graders writing
+    write_atomic(record_path(cache_dir, key), json.dumps(record, indent=1, sort_keys=True))

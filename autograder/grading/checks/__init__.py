@@ -1,0 +1,112 @@
+"""Hidden checks as data: one file per family, each a list of `Check`s.
+
+A check names the function it grades, its points, the sentence of the lesson's
+instructions it enforces, and its inputs: fixed `Case`s (smallest first, so the
+first failure is the smallest input that shows the problem) or a Hypothesis
+strategy of cases. Expected answers are never written here: the grader computes
+them with the reference in its own process.
+"""
+
+import importlib
+from dataclasses import dataclass, field
+
+from solutions import graph as reference
+
+FUNCTIONS = ("evaluate", "inputs_of", "users_of", "backward")  # the learner's tasks, in lesson order
+
+FAMILIES = (
+    "evaluate_values",
+    "wrong_order_valueerror",
+    "inputs_of_edges",
+    "users_of_dedup",
+    "users_of_order",
+    "fan_out_accumulation",
+    "finite_difference_agreement",
+    "backward_every_name",
+    "reverse_order",
+    "local_slopes",
+    "deep_graph",
+    "linear_time",
+    "no_mutation",
+)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One call of a learner function, with JSON-able arguments (a graph is a list of lists)."""
+
+    fn: str
+    args: tuple
+    kwargs: dict = field(default_factory=dict)
+    label: str = ""  # how feedback names the input, e.g. "the worked example x=2"
+    flags: dict = field(default_factory=dict)  # return_args, mutate_result
+    seconds: float = 0.0  # wall clock for the call; 0 means the sandbox default
+    expect: str = ""  # judge for this case alone; "" means the check's own
+
+
+@dataclass(frozen=True)
+class Check:
+    id: str  # "family/variant": stable, used in gradebooks, CSVs and results JSON
+    function: str
+    points: float
+    rule: str  # the lesson's instruction this check enforces
+    expect: str  # how the reply is judged: a key of autograder.grading.compare.JUDGES
+    cases: tuple = ()  # or a function returning them, for inputs too large to build on import
+    strategy: object = None  # a Hypothesis strategy of Case, for property checks
+    examples: int = 0  # how many examples the property check tries
+
+    @property
+    def family(self):
+        return self.id.split("/")[0]
+
+    def inputs(self):
+        """The fixed cases, built now if they were given as a function."""
+        return self.cases() if callable(self.cases) else self.cases
+
+
+def as_json_graph(graph):
+    return [[name, op, list(inputs)] for name, op, inputs in graph]
+
+
+def call(fn, graph, *rest, label="", **kwargs):
+    """A Case calling fn(graph, *rest) with the graph in JSON form."""
+    flags = kwargs.pop("flags", {})
+    seconds = kwargs.pop("seconds", 0.0)
+    expect = kwargs.pop("expect", "")
+    return Case(fn, (as_json_graph(graph), *rest), kwargs, label, flags, seconds, expect)
+
+
+def backward_call(graph, leaves, output=None, label="", **extra):
+    """A Case calling backward on the values the reference's evaluate gives for `leaves`."""
+    values = reference.evaluate(graph, leaves)
+    kwargs = {} if output is None else {"output": output}
+    return call("backward", graph, values, label=label, **kwargs, **extra)
+
+
+def chain(length, leaf="x"):
+    """A chain of `length` nodes alternating neg and add-a-constant: values and slopes stay small."""
+    graph, previous = [], leaf
+    for i in range(length):
+        name = f"n{i}"
+        graph.append((name, "neg", [previous]) if i % 2 == 0 else (name, "add", [previous, "c"]))
+        previous = name
+    return graph, {leaf: 0.5, "c": 0.25}
+
+
+
+
+def all_checks():
+    checks = []
+    for family in FAMILIES:
+        checks.extend(importlib.import_module(f"autograder.grading.checks.{family}").CHECKS)
+    return checks
+
+
+def max_points(checks=None):
+    return sum(c.points for c in checks or all_checks())
+
+
+def points_of(function):
+    """What the hidden checks on one function add up to: its grade cell is worth exactly this."""
+    total = sum(check.points for check in all_checks() if check.function == function)
+    return int(total) if float(total).is_integer() else total

@@ -1,0 +1,35 @@
+"""users_of lists a node that reads a value twice only once."""
+
+from autograder.course.examples import DIAMOND
+from autograder.grading.checks import Check, call
+
+RULE = "users_of(graph, name) lists each node that reads name once, even when it reads the value twice."
+
+CHECKS = [
+    Check(
+        "users_of_dedup/repeated_input",
+        "users_of",
+        4,
+        RULE,
+        "reference",
+        cases=(
+            call("users_of", DIAMOND, "x", label="a = x*x reads x twice"),
+            call("users_of", DIAMOND, "a", label="t = a + a reads a twice"),
+        ),
+    ),
+    Check(
+        "users_of_dedup/repeated_and_shared",
+        "users_of",
+        4,
+        RULE,
+        "reference",
+        cases=(
+            call(
+                "users_of",
+                [("k", "mul", ["w", "w"]), ("m", "add", ["k", "w"]), ("r", "sub", ["w", "w"])],
+                "w",
+                label="w read twice by k, once by m, twice by r",
+            ),
+        ),
+    ),
+]

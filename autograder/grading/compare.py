@@ -1,0 +1,254 @@
+"""Judge a sandbox reply against the reference, in the trusted process.
+
+Replies are checked for exact plain types first (a number is an int or a float and
+never a bool; names are str), then compared. A judge returns None when the reply is
+right, or a Failure that says what was expected and what came back.
+"""
+
+import copy
+import math
+import re
+import sys
+from dataclasses import dataclass
+
+from exercises.strategies import central_difference
+from solutions import graph as reference
+
+REL_TOL, ABS_TOL = 1e-6, 1e-9  # answers the reference computes exactly
+FD_TOL = 1e-4  # agreement with central differences
+FLOAT_MAX = sys.float_info.max  # an int beyond this cannot be compared as a float
+
+
+@dataclass
+class Failure:
+    case: object  # the Case that showed the problem
+    summary: str  # one sentence: what was expected and what came back
+    got: object = None  # the learner's answer, as plain values (None if there was none)
+    first_wrong: str = ""  # backward: the first node of the sweep whose gradient is wrong
+    status: str = "ok"  # the reply's status: ok, raised, timeout, died, ...
+    error_type: str = ""
+
+
+class NotPlain(Exception):
+    """The reply holds something other than the plain values the function must return."""
+
+
+def is_number(value):
+    """An int or a float, never a bool, and never an int too large to compare with a float."""
+    return type(value) is float or (type(value) is int and -FLOAT_MAX <= value <= FLOAT_MAX)
+
+
+def as_number_dict(value):
+    if type(value) is not dict:
+        raise NotPlain(f"should return a dict, but returned {_kind(value)}")
+    if all(type(k) is str for k in value) and all(type(v) is float or is_number(v) for v in value.values()):
+        return value
+    key, number = next((k, v) for k, v in value.items() if type(k) is not str or not is_number(v))
+    raise NotPlain(f"returned a dict whose entry {_short(key)}: {_short(number)} is not a name mapped to a number")
+
+
+def as_name_list(value):
+    if type(value) is not list or not all(type(v) is str for v in value):
+        raise NotPlain(f"should return a list of names, but returned {_kind(value)}: {_short(value)}")
+    return value
+
+
+def _kind(value):
+    return {dict: "a dict", list: "a list", str: "a string", type(None): "None", bool: "a bool"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _short(value, limit=160):
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def close(got, want, rel=REL_TOL, abs_=ABS_TOL):
+    if isinstance(want, float) and math.isnan(want):
+        return isinstance(got, float) and math.isnan(got)
+    return math.isclose(got, want, rel_tol=rel, abs_tol=abs_)
+
+
+def as_tuples(args):
+    """The call's arguments as the reference takes them: graph entries as tuples, fresh copies."""
+    graph, *rest = args
+    return [[(name, op, list(inputs)) for name, op, inputs in graph], *copy.deepcopy(rest)]
+
+
+_ANSWERS = {}  # id(case) -> (case, answer), for the large fixed cases every submission meets
+LARGE = 1000
+
+
+def reference_answer(case):
+    cached = _ANSWERS.get(id(case))
+    if cached and cached[0] is case:
+        return cached[1]
+    answer = getattr(reference, case.fn)(*as_tuples(case.args), **case.kwargs)
+    if len(case.args[0]) > LARGE:
+        _ANSWERS[id(case)] = (case, answer)
+    return answer
+
+
+def no_answer(case, reply):
+    """A Failure for a reply that carries no return value, or None if it does."""
+    status = reply.get("status")
+    if status == "ok":
+        return None
+    fn = case.fn
+    if status == "raised":
+        error = reply.get("error") or {}
+        where = f" ({error.get('where')})" if error.get("where") else ""
+        summary = f"{fn} raised {error.get('type')}: {_short(error.get('message', ''), 200)}{where}"
+        return Failure(case, summary, status=status, error_type=str(error.get("type", "")))
+    text = {
+        "missing": f"your code defines no function {fn}",
+        "timeout": f"{fn} did not return within {reply.get('seconds', 0):.0f} s (an endless loop, or far too slow)",
+        "died": f"the process running {fn} stopped during the call (exit status {reply.get('exit')})",
+        "invalid": f"the process running {fn} sent an unreadable reply ({reply.get('reason', '')})",
+        "unsendable": f"{fn} returned something that is not plain numbers, names, lists and dicts",
+        "unloadable": "your code could not be loaded, so nothing could be called",
+    }.get(status, f"{fn} gave no answer ({status})")
+    return Failure(case, text, status=str(status))
+
+
+def sweep_order(case):
+    """Names in the order a backward sweep settles them: output, earlier nodes, then leaves."""
+    graph = case.args[0]
+    output = case.kwargs.get("output") or graph[-1][0]
+    names = [output] + [node[0] for node in reversed(graph) if node[0] != output]
+    seen = set(names)
+    return names + [name for name in case.args[1] if name not in seen]
+
+
+def compare_dicts(case, got, want):
+    if got == want:
+        return None
+    missing = [name for name in want if name not in got]
+    if missing:
+        return f"the result has no entry for {_short(missing)}"
+    extra = [name for name in got if name not in want]
+    if extra:
+        return f"the result has entries for names that are not in the graph: {_short(extra)}"
+    order = sweep_order(case) if case.fn == "backward" else list(want)
+    for name in order:
+        if not close(got[name], want[name]):
+            return name
+    return None
+
+
+def judge_reference(check, case, reply):
+    failure = no_answer(case, reply)
+    if failure:
+        return failure
+    want = reference_answer(case)
+    got = reply.get("value")
+    try:
+        got = as_number_dict(got) if isinstance(want, dict) else as_name_list(got)
+    except NotPlain as err:
+        return Failure(case, f"{case.fn} {err}")
+    if isinstance(want, list):
+        if got != want:
+            return Failure(case, f"expected {want}, got {got}", got=got)
+        return None
+    wrong = compare_dicts(case, got, want)
+    if wrong is None:
+        return None
+    if wrong not in want:  # a sentence about missing or extra entries
+        return Failure(case, wrong, got=got)
+    what = "dL/d" if case.fn == "backward" else "the value of "
+    summary = f"expected {what}{wrong} = {want[wrong]!r}, got {got[wrong]!r}"
+    return Failure(case, summary, got=got, first_wrong=wrong if case.fn == "backward" else "")
+
+
+def judge_valueerror(check, case, reply):
+    status = reply.get("status")
+    if status == "raised" and (reply.get("error") or {}).get("value_error") is True:
+        return None
+    if status == "ok":
+        try:  # keep the answer for diagnosis only if it is plain numbers
+            got = as_number_dict(reply.get("value"))
+        except NotPlain:
+            got = None
+        return Failure(case, f"expected ValueError, but evaluate returned {_short(reply.get('value'))}", got=got)
+    failure = no_answer(case, reply)
+    if status == "raised":
+        failure.summary = f"expected ValueError, but {failure.summary}"
+    return failure
+
+
+def first_missing(case):
+    """(node, name): the first node, in listed order, that reads a name with no value yet."""
+    known = set(case.args[1])
+    for node, _op, inputs in case.args[0]:
+        for name in inputs:
+            if name not in known:
+                return node, name
+        known.add(node)
+    return None
+
+
+def judge_valueerror_named(check, case, reply):
+    """A ValueError whose message names the node and the missing name, each as a whole word."""
+    failure = judge_valueerror(check, case, reply)
+    if failure:
+        return failure
+    message = str((reply.get("error") or {}).get("message", ""))
+    node, name = first_missing(case)
+    unnamed = [n for n in (node, name) if not re.search(rf"(?<![\w]){re.escape(n)}(?![\w])", message)]
+    if unnamed:
+        return Failure(
+            case,
+            f"evaluate raised ValueError({_short(message, 120)}), but the message should name the node "
+            f"{node!r} and the missing name {name!r}",
+            status="raised",
+            error_type="ValueError",
+        )
+    return None
+
+
+def judge_unchanged(check, case, reply):
+    """The answer is right and the arguments are as they were: leaving them alone earns nothing on its own."""
+    failure = judge_reference(check, case, reply)
+    if failure:
+        return failure
+    after = reply.get("args_after")
+    before = copy.deepcopy(list(case.args))
+    if after == before:
+        return None
+    names = ["graph", "leaves" if case.fn == "evaluate" else "values" if case.fn == "backward" else "name"]
+    changed = [n for i, n in enumerate(names) if not isinstance(after, list) or i >= len(after) or after[i] != before[i]]
+    return Failure(case, f"{case.fn} changed its argument(s) {', '.join(changed) or 'graph'}")
+
+
+def judge_finite_differences(check, case, reply):
+    failure = no_answer(case, reply)
+    if failure:
+        return failure
+    try:
+        got = as_number_dict(reply.get("value"))
+    except NotPlain as err:
+        return Failure(case, f"backward {err}")
+    graph = as_tuples(case.args)[0]
+    values = case.args[1]
+    leaves = {name: value for name, value in values.items() if name not in {n for n, _, _ in graph}}
+    output = graph[-1][0]
+    for leaf in leaves:
+        numeric = central_difference(reference.evaluate, graph, leaves, leaf, output)
+        if leaf not in got:
+            return Failure(case, f"the result has no entry for the leaf {leaf!r}", got=got)
+        if not math.isclose(got[leaf], numeric, rel_tol=FD_TOL, abs_tol=FD_TOL):
+            want = reference_answer(case)
+            wrong = compare_dicts(case, got, want)
+            summary = f"central differences give dL/d{leaf} = {numeric:.6g}, backward gave {got[leaf]!r}"
+            return Failure(case, summary, got=got, first_wrong=wrong if wrong in want else "")
+    return None
+
+
+JUDGES = {
+    "reference": judge_reference,
+    "valueerror": judge_valueerror,
+    "valueerror_named": judge_valueerror_named,
+    "unchanged": judge_unchanged,
+    "finite_differences": judge_finite_differences,
+}

@@ -1,0 +1,83 @@
+"""Name the misconception behind a failure.
+
+The zoo's buggy implementations are our own code, so the grader may run them in its
+own process. When the learner's answer on the failing input equals a buggy
+implementation's answer (and that answer differs from the reference's), the
+learner most likely holds that misconception. Failures that leave no answer to
+compare (a crash on a deep chain, a slow sweep) are named from their symptom.
+"""
+
+import copy
+import math
+
+from autograder.grading import zoo
+from autograder.grading.compare import as_tuples
+from solutions import graph as reference
+
+SMALL = 60  # only graphs up to this many nodes are replayed on the zoo
+
+# Symptoms that name a misconception without replaying anything: (family, status, error type).
+SYMPTOMS = {
+    ("deep_graph", "raised", "RecursionError"): "The sweep is recursive: each node calls into the next, so a long "
+    "chain runs out of stack. Walk the graph with a loop over reversed(graph) instead.",
+    ("deep_graph", "died", ""): "The process crashed on a long chain, which is what deep recursion does. Walk the "
+    "graph with a loop over reversed(graph) instead of recursing.",
+    ("linear_time", "slow", ""): "The sweep does work that grows with the whole graph at every node (for example "
+    "scanning the graph for each node's readers, or searching a list), so its time grows with the square of "
+    "its size. Push each node's gradient to its inputs in one pass over reversed(graph).",
+    ("linear_time", "timeout", ""): "The sweep does work that grows with the whole graph at every node, so its time "
+    "grows with the square of its size. Push each node's gradient to its inputs in one pass over reversed(graph).",
+}
+
+
+def _suspects():
+    """(entry, namespace) for every buggy zoo entry, each built once per process."""
+    return [(entry, zoo.namespace(entry.name)) for entry in zoo.entries() if entry.kind == "buggy"]
+
+
+def _outcome(function, case):
+    try:
+        return ("ok", function(*as_tuples(case.args), **copy.deepcopy(case.kwargs)))
+    except Exception as err:  # noqa: BLE001 - a buggy implementation may raise anything
+        return ("raised", type(err).__name__)
+
+
+def _same(a, b):
+    if type(a) is not type(b) and not (isinstance(a, (int, float)) and isinstance(b, (int, float))):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) or isinstance(b, float):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12) or (a != a and b != b)
+    return a == b
+
+
+def misconception(check, failure):
+    """One plain sentence naming the likely misconception, or '' if none is known."""
+    symptom = SYMPTOMS.get((check.family, failure.status, failure.error_type)) or SYMPTOMS.get(
+        (check.family, failure.status, "")
+    )
+    if symptom:
+        return symptom
+    case = failure.case
+    if case is None or len(case.args[0]) > SMALL:
+        return ""
+    learner = ("raised", failure.error_type) if failure.status == "raised" else ("ok", failure.got)
+    if learner == ("ok", None):
+        return ""
+    right = _outcome(getattr(reference, case.fn), case)
+    matches = []
+    for entry, namespace in _suspects():
+        if entry.function != case.fn:
+            continue
+        theirs = _outcome(namespace[case.fn], case)
+        if theirs[0] == learner[0] and _same(theirs[1], learner[1]) and not (
+            theirs[0] == right[0] and _same(theirs[1], right[1])
+        ):
+            matches.append(entry)
+    if not matches:
+        return ""
+    matches.sort(key=lambda e: check.family not in e.fails)  # the family's own misconceptions first
+    return matches[0].description

@@ -1,0 +1,179 @@
+"""Run every hidden check on one submission: sandbox calls in, judged results out."""
+
+import time
+from dataclasses import dataclass, field
+
+from hypothesis import HealthCheck, Phase, given, settings
+
+from autograder.grading import checks as check_table
+from autograder.grading import diagnose
+from autograder.grading.compare import JUDGES, Failure
+from autograder.sandbox.parent import Limits, Sandbox
+from autograder.grading.submission import Chunk, Submission
+from solutions import graph as reference_module
+
+SLOW_MARGIN, SLOW_SLACK = 25.0, 0.25  # linear_time: at most 25x the reference's CPU time + 0.25 s
+STRUCK_SECONDS = 1.0  # per-call limit for a function after it has timed out once
+STRUCK_LARGE_SECONDS = 5.0  # and for its calls on the largest graphs
+
+
+@dataclass
+class CheckResult:
+    check: check_table.Check
+    score: float
+    failure: Failure = None
+    misconception: str = ""
+
+    @property
+    def passed(self):
+        return self.failure is None
+
+
+@dataclass
+class Grade:
+    origin: str
+    results: list
+    load_errors: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    output: str = ""
+    seconds: float = 0.0
+
+    @property
+    def score(self):
+        return sum(r.score for r in self.results)
+
+    @property
+    def max_score(self):
+        return sum(r.check.points for r in self.results)
+
+
+class Runner:
+    """Sends one check's calls to the sandbox and judges the replies."""
+
+    def __init__(self, sandbox):
+        self.sandbox = sandbox
+        self.struck = set()  # functions that timed out once: later small calls get STRUCK_SECONDS
+
+    def call(self, case):
+        seconds = case.seconds or None
+        if case.fn in self.struck:  # it hung before: a right answer would not need long now either
+            seconds = min(seconds or STRUCK_SECONDS, STRUCK_LARGE_SECONDS)
+        reply = self.sandbox.call(case.fn, list(case.args), case.kwargs, seconds=seconds, **case.flags)
+        if reply.get("status") == "timeout":
+            self.struck.add(case.fn)
+        return reply
+
+    def run(self, check):
+        if check.strategy is not None:
+            return self.run_property(check)
+        if check.expect == "linear_time":
+            return self.run_timed(check)
+        for case in check.inputs():
+            failure = JUDGES[case.expect or check.expect](check, case, self.call(case))
+            if failure:
+                return failure
+        return None
+
+    def run_property(self, check):
+        """Hypothesis drives the cases; the last failure it records is the shrunk, smallest one."""
+        judge = JUDGES[check.expect]
+        failures = []
+
+        @settings(
+            max_examples=check.examples,
+            derandomize=True,
+            database=None,
+            deadline=None,
+            phases=(Phase.explicit, Phase.generate, Phase.shrink),
+            suppress_health_check=list(HealthCheck),
+            report_multiple_bugs=False,
+        )
+        @given(check.strategy)
+        def holds(case):
+            if failures and failures[0].status in ("timeout", "died"):
+                return  # the process is hanging or crashing: do not shrink through more of that
+            failure = judge(check, case, self.call(case))
+            if failure:
+                failures.append(failure)
+                raise AssertionError(failure.summary)
+
+        try:
+            holds()
+        except Exception:  # noqa: BLE001 - whatever Hypothesis raises, the recorded failure tells the story
+            pass
+        if not failures:
+            return None
+        hard = [f for f in failures if f.status in ("timeout", "died")]
+        return hard[0] if hard else failures[-1]
+
+    def run_timed(self, check):
+        """Pass if the learner's CPU time stays within a wide margin of the reference's, measured in this run.
+
+        CPU time of the child's process tree is read by the parent from /proc, so a busy
+        machine slows neither side much and the child cannot report a false time.
+        """
+        for case in check.inputs():
+            limit = SLOW_MARGIN * reference_seconds(case) + SLOW_SLACK
+            best = None
+            for _ in range(2):  # a second try forgives one run slowed down by the machine
+                reply = self.sandbox.call(
+                    case.fn, list(case.args), case.kwargs, seconds=2 * limit, measure_cpu=True, **case.flags
+                )
+                if reply.get("status") == "timeout":
+                    best = reply["wall_seconds"]
+                    break
+                failure = JUDGES["reference"](check, case, reply)
+                if failure:
+                    return failure
+                spent = reply.get("cpu_seconds", reply["wall_seconds"])
+                best = spent if best is None else min(best, spent)
+                if best <= limit:
+                    break
+            if best > limit:
+                summary = (
+                    f"backward took {best:.2f} s or more on {case.label}; a sweep that is linear in the edges "
+                    f"takes well under {limit:.2f} s of CPU here (the reference took {reference_seconds(case):.3f} s)"
+                )
+                return Failure(case, summary, status="slow")
+        return None
+
+
+_REFERENCE_TIMES = {}
+
+
+def reference_seconds(case, repeats=3):
+    """The reference's best CPU time for `case`, through the same sandbox, measured once per process."""
+    key = (case.fn, case.label)
+    if key not in _REFERENCE_TIMES:
+        source = open(reference_module.__file__, encoding="utf-8").read()
+        with Sandbox([Chunk("reference", source)]) as sandbox:
+            replies = [
+                sandbox.call(case.fn, list(case.args), case.kwargs, seconds=60, measure_cpu=True) for _ in range(repeats)
+            ]
+            times = [reply.get("cpu_seconds", reply["wall_seconds"]) for reply in replies]
+        _REFERENCE_TIMES[key] = min(times)
+    return _REFERENCE_TIMES[key]
+
+
+def grade(submission: Submission, checks=None, limits=Limits()) -> Grade:
+    """Grade one submission on every check (or the given ones)."""
+    started = time.perf_counter()
+    checks = check_table.all_checks() if checks is None else checks
+    results = []
+    with Sandbox(submission.chunks, limits) as sandbox:
+        runner = Runner(sandbox)
+        for check in checks:
+            failure = runner.run(check)
+            result = CheckResult(check, 0.0 if failure else check.points, failure)
+            if failure:
+                result.misconception = diagnose.misconception(check, failure)
+            results.append(result)
+        load_errors = sandbox.load_errors
+    return Grade(
+        origin=str(submission.origin),
+        results=results,
+        load_errors=load_errors,
+        notes=list(submission.notes),
+        output=sandbox.output(),
+        seconds=time.perf_counter() - started,
+    )

@@ -1,0 +1,145 @@
+"""Turn what a learner handed in (a module, a notebook or a folder) into code chunks to run.
+
+Nothing here runs the learner's code: it only reads files. A notebook's code
+cells become separate chunks, so one broken cell does not hide the functions
+defined in the others; nbgrader test cells (grade cells that are not solution
+cells) are left out, since the grader runs its own checks.
+"""
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from exercises import notebook
+from exercises.loader import drop_unwritten_stubs
+
+MAX_FILE_BYTES = 5_000_000  # a submission file larger than this is not read, nor more code than this
+MAX_NOTEBOOK_BYTES = 100_000_000  # a notebook may be larger: its outputs (plots, long prints) do not count
+MODULE_NAMES = ("graph.py",)  # the stub module's file name in exercises/
+
+
+class SubmissionError(Exception):
+    """The submission cannot be read at all; the message names the file and the fix."""
+
+
+@dataclass
+class Chunk:
+    label: str  # where it came from, e.g. "graph.ipynb cell 7"
+    code: str
+
+
+@dataclass
+class Submission:
+    origin: Path
+    chunks: list = field(default_factory=list)
+    notes: list = field(default_factory=list)  # problems that did not stop grading
+
+    @property
+    def source(self) -> str:
+        return "\n\n".join(chunk.code for chunk in self.chunks)
+
+
+def _read_text(path: Path, limit=MAX_FILE_BYTES) -> str:
+    if path.is_symlink():
+        raise SubmissionError(f"{path}: is a symbolic link; hand in the file itself, not a link to it")
+    if not path.is_file():
+        raise SubmissionError(f"{path}: no such file; check the path")
+    size = path.stat().st_size
+    if size > limit:
+        raise SubmissionError(f"{path}: {size} bytes is too large to grade; clear the notebook's outputs and hand it in again")
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")  # a byte-order mark, as some editors write, is not code
+    except UnicodeDecodeError as err:
+        raise SubmissionError(
+            f"{path}: not UTF-8 text (byte {err.start}); save the file as UTF-8 and hand it in again"
+        ) from None
+
+
+def from_module(path: Path) -> Submission:
+    text = _read_text(path)
+    if not text.strip():
+        raise SubmissionError(f"{path}: the file is empty; save your work in it and hand it in again")
+    return Submission(origin=path, chunks=[Chunk(path.name, text)])
+
+
+def from_notebook(path: Path, is_test=notebook.is_test_cell) -> Submission:
+    """A notebook's code cells as chunks; ``is_test`` tells the test cells to leave out."""
+    text = _read_text(path, MAX_NOTEBOOK_BYTES)
+    if not text.strip():
+        raise SubmissionError(f"{path}: the notebook is empty; save it in JupyterLab (File > Save) and hand it in again")
+    try:
+        nb = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise SubmissionError(
+            f"{path}: not valid notebook JSON (line {err.lineno}: {err.msg}); "
+            "open it in JupyterLab, save it, and hand it in again"
+        ) from None
+    except (ValueError, RecursionError):  # numbers too long to read, or lists nested too deeply
+        raise SubmissionError(f"{path}: not valid notebook JSON; open it in JupyterLab, save it, and hand it in again") from None
+    return from_notebook_json(nb, path, is_test)
+
+
+def from_notebook_json(nb, path, is_test=notebook.is_test_cell) -> Submission:
+    """A parsed notebook's code cells as chunks; messages name ``path``."""
+    path = Path(path)
+    if not isinstance(nb, dict):
+        raise SubmissionError(f"{path}: not a notebook (the top level is not a JSON object); hand in the .ipynb file")
+    sub = Submission(origin=path)
+    version = nb.get("nbformat", 4)
+    if type(version) is int and version < 4:
+        sub.notes.append(f"{path.name}: old notebook format v{version}; read as well as possible")
+    try:
+        chunks, notes = notebook.code_cells(nb, path.name, is_test)
+    except ValueError:
+        raise SubmissionError(f"{path}: the notebook has no list of cells; open it in JupyterLab, save it, and hand it in again") from None
+    sub.chunks = [Chunk(label, code) for label, code in chunks]
+    sub.notes.extend(notes)
+    if not sub.chunks:
+        raise SubmissionError(f"{path}: the notebook has no code cells; hand in the lesson notebook with your code in it")
+    code_bytes = sum(len(chunk.code.encode()) for chunk in sub.chunks)
+    if code_bytes > MAX_FILE_BYTES:
+        raise SubmissionError(f"{path}: its code cells hold {code_bytes} bytes, too many to grade; remove the data pasted into them")
+    return sub
+
+
+def from_folder(path: Path) -> Submission:
+    notebooks = sorted(p for p in path.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    modules = sorted(p for p in path.rglob("*.py") if p.name in MODULE_NAMES)
+    found = [p for p in notebooks + modules if not p.is_symlink()]
+    links = [p for p in notebooks + modules if p.is_symlink()]
+    if not found:
+        hint = f" ({len(links)} symbolic link(s) ignored)" if links else ""
+        raise SubmissionError(f"{path}: no notebook or graph.py found{hint}; hand in your lesson notebook(s) or exercises/graph.py")
+    sub = Submission(origin=path)
+    problems = []
+    for p in found:
+        try:
+            part = load(p)
+        except SubmissionError as err:  # one unreadable file does not hide the others
+            problems.append(str(err))
+            continue
+        sub.chunks.extend(part.chunks)
+        sub.notes.extend(part.notes)
+    if not sub.chunks:
+        raise SubmissionError("; ".join(problems))
+    try:
+        pairs = drop_unwritten_stubs([(chunk.label, chunk.code) for chunk in sub.chunks])
+        sub.chunks = [Chunk(label, code) for label, code in pairs]
+    except (RecursionError, MemoryError, ValueError):  # code too deeply nested to parse here: run it as it is
+        pass
+    sub.notes.extend(problems)
+    sub.notes.extend(f"{p}: symbolic link ignored" for p in links)
+    return sub
+
+
+def load(path) -> Submission:
+    """Read a submission from a module file, a notebook, or a folder holding either."""
+    path = Path(path)
+    if path.is_dir() and not path.is_symlink():
+        return from_folder(path)
+    if path.suffix == ".ipynb":
+        return from_notebook(path)
+    if path.suffix == ".py":
+        return from_module(path)
+    raise SubmissionError(f"{path}: cannot grade a '{path.suffix or 'extensionless'}' file; hand in a .py module, an .ipynb notebook, or a folder")

@@ -1,0 +1,98 @@
+"""The misconception zoo: one implementation variant per file.
+
+``buggy_<name>.py`` holds one misconception. It redefines only the function it
+changes and is appended after the reference source, so the later ``def`` wins.
+``correct_<style>.py`` is a complete correct implementation in its own style,
+appended after the stub source (where every body raises NotImplementedError).
+
+Each file starts with a one-line docstring, then ``FUNCTION`` (the function the
+misconception lives in, None for correct files) and ``FAILS`` (the hidden-check
+families that must fail for it). Metadata is read with ``ast``; the files are
+never imported on their own.
+"""
+
+import ast
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder.course.paths import reference_source
+from autograder.grading.checks import FAMILIES, FUNCTIONS
+
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str  # file stem, e.g. "buggy_assign_fan_out"
+    kind: str  # "buggy" or "correct"
+    description: str  # first line of the module docstring
+    function: str | None
+    fails: tuple
+    path: Path
+
+
+def _entry(path):
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    meta = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name) and target.id in ("FUNCTION", "FAILS"):
+                meta[target.id] = ast.literal_eval(node.value)
+    kind = path.stem.split("_", 1)[0]
+    doc = (ast.get_docstring(tree) or "").strip()
+    entry = Entry(
+        name=path.stem,
+        kind=kind,
+        description=doc.splitlines()[0] if doc else "",
+        function=meta.get("FUNCTION"),
+        fails=tuple(meta.get("FAILS", ())),
+        path=path,
+    )
+    problems = [f for f in entry.fails if f not in FAMILIES]
+    if not entry.description:
+        problems.append("no docstring")
+    if kind == "buggy" and (entry.function not in FUNCTIONS or not entry.fails):
+        problems.append("a buggy entry needs FUNCTION and at least one family in FAILS")
+    if kind == "correct" and (entry.function is not None or entry.fails):
+        problems.append("a correct entry has FUNCTION = None and FAILS = []")
+    if problems:
+        raise ValueError(f"{path.name}: {problems}")
+    return entry
+
+
+@functools.lru_cache(maxsize=1)
+def _all_entries():
+    paths = sorted(HERE.glob("buggy_*.py")) + sorted(HERE.glob("correct_*.py"))
+    return tuple(_entry(path) for path in paths)
+
+
+def entries():
+    """Every zoo entry, buggy ones first, each kind sorted by name."""
+    return list(_all_entries())
+
+
+def entry(name):
+    """The zoo entry called ``name``."""
+    return next(e for e in _all_entries() if e.name == name)
+
+
+def source(entry, reference_source, stub_source):
+    """The complete module text for an entry: its base source, then the file."""
+    base = reference_source if entry.kind == "buggy" else stub_source
+    return base + "\n\n" + entry.path.read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=None)
+def namespace(name):
+    """The module namespace of a buggy entry, run in this process: the zoo is our own code, not a learner's.
+
+    Built once per process; callers must not change it.
+    """
+    found = entry(name)
+    if found.kind != "buggy":
+        raise ValueError(f"{name}: only buggy entries run in the grading process")
+    module = {"__name__": f"zoo_{found.name}"}
+    exec(compile(source(found, reference_source(), ""), str(found.path), "exec"), module)
+    return module

@@ -1,0 +1,208 @@
+"""A cohort's grading folder (OUT) as an nbgrader course: its state, and nbgrader's steps run in it.
+
+OUT holds a copy of the course (notebooks/nbgrader_config.py and notebooks/source/), so
+nbgrader works there with the committed course configuration: the config's
+``CourseDirectory.root`` is the folder the config file sits in, which is OUT. The copy
+of the config gets one line more, pointing HiddenChecks at OUT/cache, so nbgrader
+commands an instructor runs by hand in OUT read the same graded records.
+cache/state.json remembers what was last copied, mirrored and graded, so each step can
+skip the work it already did.
+
+A batch may be killed at any moment (SIGKILL, the OOM killer, a power cut) and simply
+run again. Every file the batch writes goes to a temporary ``.<name>.<random>.partial``
+beside it and replaces it in one step; ``sweep_partial`` removes what a killed run left of
+those. Whatever nbgrader writes itself (gradebook rows, autograded/, feedback/) counts
+only once state.json says that hand-in's step finished (autograder/pipeline/batch.py).
+"""
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+from autograder.course.lessons import LESSONS
+from autograder.course.paths import NOTEBOOKS
+from autograder.files import sweep_partial, write_if_changed
+from autograder.nbgrader import env
+from autograder.nbgrader.hidden_checks import PROBLEMS_FILE, read_problems
+
+COURSE_FILES = ("nbgrader_config.py", "source")  # what OUT takes from notebooks/
+STATE_FILE = "state.json"
+# Appended to OUT's copy of the course config, so nbgrader commands run by hand in OUT
+# (`nbgrader autograde --force`, the formgrader) read this folder's graded records too.
+CACHE_SETTING = """
+# Added by autograder.pipeline.batch: the graded records and unreadable hand-ins of this folder.
+c.HiddenChecks.cache_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cache")
+"""
+
+
+class BatchError(Exception):
+    """The batch cannot run at all; the message says why and what to do."""
+
+
+def remove(path):
+    path = Path(path)
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif path.exists() or path.is_symlink():
+        path.unlink()
+
+
+# ---------------------------------------------------------------- the course folder
+
+
+class Course:
+    """OUT as an nbgrader course folder, and the commands run in it."""
+
+    def __init__(self, out, stream=None):
+        self.root = Path(out).resolve()
+        self.stream = stream or sys.stderr
+        self.cache = self.root / "cache"
+        self.logs = self.root / "logs"
+        self.state_path = self.cache / STATE_FILE
+        try:
+            self.state = json.loads(self.state_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            self.state = {}
+        self.state.setdefault("inputs", {})
+        self.state.setdefault("graded", {})  # hand-in: signature, once nbgrader autograded it fully
+        self.state.setdefault("feedback", {})  # hand-in: signature, once its feedback is fully written
+        self._api = None
+
+    @property
+    def db_url(self):
+        return f"sqlite:///{self.root / 'gradebook.db'}"
+
+    def path(self, step, student="", assignment="", name=""):
+        return self.root / step / student / assignment / name
+
+    def save_state(self):
+        write_if_changed(self.state_path, json.dumps(self.state, indent=1, sort_keys=True) + "\n")
+
+    def config(self):
+        """The course configuration: OUT/nbgrader_config.py, as nbgrader loads it."""
+        from traitlets.config.loader import PyFileConfigLoader
+
+        return PyFileConfigLoader("nbgrader_config.py", path=str(self.root)).load_config()
+
+    def api(self):
+        """nbgrader's Python API (the one its formgrader uses) on OUT, configured by the course config.
+
+        Its generate_assignment, autograde and generate_feedback run the same converters as
+        the nbgrader commands do, in this process, so no command pays nbgrader's start-up
+        again. Only the course config is read: a personal ~/.jupyter cannot change the course.
+        """
+        if self._api is None:
+            import logging
+
+            from nbgrader.apps.api import NbGraderAPI
+            from nbgrader.coursedir import CourseDirectory
+
+            config = self.config()
+            config.CourseDirectory.root = str(self.root)
+            log = logging.getLogger("graphkit.nbgrader")
+            log.propagate = False  # nbgrader's messages go to logs/, not to the terminal
+            log.setLevel(logging.INFO)
+            if not log.handlers:
+                log.addHandler(logging.NullHandler())
+            with env.alembic_on_path():
+                self._api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config, log=log)
+        return self._api
+
+    def call(self, step, *args, log):
+        """Run one step of nbgrader's API (e.g. "autograde", assignment, student); its log goes to logs/<log>.log."""
+        with env.alembic_on_path(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # nbgrader's own SQLAlchemy warnings; its log keeps what matters
+            result = getattr(self.api(), step)(*args)
+        self.logs.mkdir(parents=True, exist_ok=True)
+        with open(self.logs / f"{log}.log", "a", encoding="utf-8") as handle:
+            handle.write(f"== nbgrader {step} {' '.join(args)}\n{result.get('log', '')}{result.get('error', '')}\n")
+        return result
+
+    def start_log(self, log):
+        self.logs.mkdir(parents=True, exist_ok=True)
+        (self.logs / f"{log}.log").write_text("", encoding="utf-8")
+
+    def nbgrader(self, *args, log):
+        """Run an nbgrader command in OUT (for what the API does not offer); return its exit code."""
+        self.logs.mkdir(parents=True, exist_ok=True)
+        with open(self.logs / f"{log}.log", "w", encoding="utf-8") as handle:
+            handle.write("$ nbgrader " + " ".join(args) + "\n")
+            handle.flush()
+            process = env.command(*args, cwd=self.root, config_dir=self.cache / "jupyter_config",
+                                  stdout=handle, stderr=subprocess.STDOUT)
+            return process.wait()
+
+    def log_tail(self, log, lines=15):
+        text = (self.logs / f"{log}.log").read_text(encoding="utf-8", errors="replace").splitlines()
+        return "\n".join(text[-lines:])
+
+    # -- step 1 --------------------------------------------------------------
+    def prepare(self):
+        """Copy the course into OUT and make its release notebooks and gradebook current."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        sweep_partial(self.root)
+        digest = hashlib.sha256()
+        for name in COURSE_FILES:
+            source = NOTEBOOKS / name
+            files = sorted(p for p in source.rglob("*") if p.is_file()) if source.is_dir() else [source]
+            for path in files:
+                if ".ipynb_checkpoints" in path.parts:
+                    continue
+                relative = path.relative_to(NOTEBOOKS)
+                data = path.read_bytes()
+                digest.update(str(relative).encode() + b"\0" + data + b"\0")
+                if relative.name == "nbgrader_config.py":
+                    data += CACHE_SETTING.encode()
+                write_if_changed(self.root / relative, data)
+        fresh = not (self.root / "gradebook.db").exists() or not all(self.release(l).exists() for l in LESSONS)
+        if fresh or self.state.get("course") != digest.hexdigest():
+            self.start_log("generate_assignment")
+            for lesson in LESSONS:
+                if not self.call("generate_assignment", lesson.assignment, log="generate_assignment")["success"]:
+                    raise BatchError(f"nbgrader generate_assignment failed:\n{self.log_tail('generate_assignment')}")
+            self.state["course"] = digest.hexdigest()
+            self.state["graded"] = {}  # new grade cells or points: every hand-in is graded again
+            self.state["feedback"] = {}
+            self.save_state()
+        self.set_due_dates()
+
+    def due_dates(self):
+        """{assignment: due date} from the course config's ``c.Deadlines.due``."""
+        from nbgrader.utils import parse_utc
+
+        config = self.config()
+        due = config.Deadlines.due if "due" in config.Deadlines else {}
+        return {assignment: parse_utc(text) for assignment, text in dict(due).items()}
+
+    def set_due_dates(self):
+        from nbgrader.api import Gradebook
+
+        with Gradebook(self.db_url) as gradebook:
+            for assignment, due in self.due_dates().items():
+                known = {a.name: a for a in gradebook.assignments}
+                if assignment in known and known[assignment].duedate != due:
+                    gradebook.update_or_create_assignment(assignment, duedate=due)
+
+    def release(self, lesson):
+        return self.path("release", "", lesson.assignment, lesson.notebook)
+
+    def problems(self):
+        """{"student/assignment/notebook.ipynb": message} for notebooks graded as unreadable."""
+        return read_problems(self.cache)
+
+    def save_problems(self, problems):
+        path = self.cache / PROBLEMS_FILE
+        write_if_changed(path, json.dumps(problems, indent=1, sort_keys=True) + "\n")
+
+    def submissions(self):
+        """{(student, assignment): [notebook relative paths]} of what OUT/submitted holds."""
+        found = {}
+        for lesson in LESSONS:
+            for path in sorted(self.root.glob(f"submitted/*/{lesson.assignment}/{lesson.notebook}")):
+                student = path.parent.parent.name
+                found.setdefault((student, lesson.assignment), []).append(f"{student}/{lesson.assignment}/{lesson.notebook}")
+        return found

@@ -1,0 +1,104 @@
+"""nbgrader's autograde step without a kernel: grade cells are scored by the hidden checks.
+
+notebooks/nbgrader_config.py puts ``HiddenChecks`` in the place of nbgrader's
+``Execute`` in ``Autograde.autograde_preprocessors``; the rest of nbgrader's list
+(``SaveAutoGrades``, ``LimitOutput``, late penalties, metadata checks) runs as before.
+Where ``Execute`` would run the notebook in a kernel, ``HiddenChecks`` grades the
+notebook's code in the sandbox (autograder/grading/cellgrades.py) and writes each grade
+cell's outcome as the outputs nbgrader reads scores from (``utils.determine_grade``):
+
+    full marks      a stdout stream listing the checks that passed
+    partial credit  that stream, then an execute_result holding the score (e.g. "20"),
+                    then one error output per failed check with its teaching message
+    no marks        the stream and the error outputs (an error output scores 0)
+
+Grade cells are found by grade id, and the grade ids, points and which cells are
+tests come from the gradebook (the course's source notebooks), not from the
+submitted notebook's own metadata. ``restore_metadata`` (autograder/nbgrader/metadata.py) goes one step further for
+the batch (autograder/pipeline/batch.py): before nbgrader sees a notebook, it rewrites every
+cell's nbgrader metadata from the release notebook, by grade id, so duplicated or
+edited metadata can neither crash nbgrader nor change a score.
+
+``HiddenChecks.cache_dir``: a folder of graded records (see cellgrades) and of
+``problems.json`` ({"student/assignment/notebook.ipynb": message} for notebooks that
+could not be read). The batch grades every notebook in parallel before nbgrader runs,
+so here each record is normally read from the cache; without a cache_dir, or on a
+miss, the notebook is graded on the spot.
+"""
+
+import json
+from pathlib import Path
+
+from nbformat.v4 import new_output
+from nbgrader import utils
+from nbgrader.api import Gradebook
+from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import Unicode
+
+from autograder.grading import cellgrades
+
+PROBLEMS_FILE = "problems.json"
+
+
+def read_problems(cache_dir):
+    if not cache_dir:
+        return {}
+    try:
+        problems = json.loads((Path(cache_dir) / PROBLEMS_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return problems if isinstance(problems, dict) else {}
+
+
+def course_cells(gradebook, notebook_id, assignment_id):
+    """({grade_id: points} of the notebook's autograded cells, the grade ids of its test cells)."""
+    notebook = gradebook.find_notebook(notebook_id, assignment_id)
+    answers = {cell.name for cell in notebook.solution_cells}
+    tests = {cell.name: float(cell.max_score) for cell in notebook.grade_cells if cell.name not in answers}
+    return tests, set(tests)
+
+
+def cell_outputs(outcome):
+    """The outputs that make nbgrader's determine_grade read outcome["score"] out of outcome["max"]."""
+    outputs = []
+    if outcome["summary"]:
+        outputs.append(new_output("stream", name="stdout", text=outcome["summary"] + "\n"))
+    if outcome["errors"] and outcome["score"] > 0:
+        outputs.append(new_output("execute_result", data={"text/plain": f"{outcome['score']:g}"}, execution_count=None))
+    for error in outcome["errors"]:
+        lines = error["message"].splitlines()
+        outputs.append(new_output("error", ename="HiddenCheckFailed", evalue=error["summary"], traceback=lines))
+    return outputs
+
+
+class HiddenChecks(NbGraderPreprocessor):
+    """Score every grade cell from the hidden checks instead of executing the notebook."""
+
+    cache_dir = Unicode(
+        "",
+        help="Folder of graded records and problems.json written by autograder.pipeline.batch; '' grades on the spot.",
+    ).tag(config=True)
+
+    def preprocess(self, nb, resources):
+        info = resources["nbgrader"]
+        filename = f"{info['notebook']}.ipynb"
+        with Gradebook(info["db_url"]) as gradebook:
+            points, tests = course_cells(gradebook, info["notebook"], info["assignment"])
+        problem = read_problems(self.cache_dir).get(f"{info['student']}/{info['assignment']}/{filename}")
+        if problem:
+            record = cellgrades.problem_record(problem, points, filename)
+        else:
+            chunks, notes = cellgrades.chunks_of(nb, filename, tests)
+            key = cellgrades.record_key(chunks, points, notes)
+            record = cellgrades.load_record(self.cache_dir, key) if self.cache_dir else None
+            if record is None:
+                self.log.info("Grading %s of %s with the hidden checks", filename, info["student"])
+                record = cellgrades.grade_record(chunks, points, notes, filename)
+                if self.cache_dir:
+                    cellgrades.save_record(self.cache_dir, key, record)
+        for cell in nb.cells:
+            grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+            if cell.cell_type == "code" and utils.is_grade(cell) and grade_id in points:
+                cell.outputs = cell_outputs(record["cells"][grade_id])
+                cell.execution_count = None
+        return nb, resources

@@ -1,0 +1,440 @@
+"""Grade a whole cohort through nbgrader, with the hidden checks, in one command.
+
+    make grade                     # the demo cohort (autograder/pipeline/demo.py)
+    make grade SUBMISSIONS=DIR     # DIR laid out as nbgrader's submitted/ folder:
+                                   #   DIR/<student_id>/<assignment_id>/<notebook>.ipynb [+ timestamp.txt]
+    make collect ZIP=download.zip  # an LMS download, unpacked by `nbgrader zip_collect`
+    python -m autograder.pipeline.batch --help
+
+OUT (default out/, `make grade OUT=...`) is an ordinary nbgrader course folder for
+one cohort, and holds every output:
+
+    gradebook.db             nbgrader's gradebook: every learner, every grade cell, its score
+    grades.csv               what `nbgrader export` writes: one row per learner and lesson
+    checks.csv               one row per learner, one column per hidden check id and answer cell
+    feedback/<student>/<assignment>/<notebook>.html
+                             nbgrader generate_feedback: scores and teaching messages
+    results/<student>/<assignment>.json
+                             Gradescope's results.json schema
+    cohort_report.html       score distribution, pass rate of every check, common misconceptions
+    nbgrader_config.py, source/, release/, submitted/, autograded/
+                             the course as nbgrader works on it (copies of notebooks/, with
+                             the cache added to the config; submitted/ mirrors the input)
+    demo_submissions/        the demo cohort, when no input is given
+    collected/               zip_collect's downloaded/ and submitted/ folders, for ZIP=
+    logs/                    what nbgrader said at each step
+    cache/                   graded records by hash, problems.json, state.json
+
+The steps, each skipped when there is nothing new for it:
+
+1. Copy the course into OUT; run nbgrader's generate_assignment when it changed, and put
+   the due dates of the course config (``c.Deadlines.due``) in the gradebook.
+2. Mirror the input into OUT/submitted (autograder/pipeline/handins.py): metadata restored from the
+   release notebooks, unreadable notebooks replaced by a stand-in that scores 0 with a
+   message naming the problem and the fix.
+3. Grade every notebook's code with the hidden checks, two at a time, before nbgrader
+   runs; records are cached by a hash of the code, the grade cells and the grading code,
+   so unchanged code is never graded twice.
+4. nbgrader's autograde, whose Execute step is HiddenChecks (notebooks/nbgrader_config.py),
+   which reads those records. It runs for the hand-ins whose files or grades changed,
+   each with nbgrader's --force (its old autograded/ and feedback/ are replaced); the
+   others are left exactly as they are. A hand-in nbgrader cannot process is graded
+   again as unreadable, so one bad notebook never stops the batch.
+5. nbgrader's generate_feedback for the hand-ins without feedback, then the exports and
+   reports, each file written only when its content changes.
+
+A killed batch (SIGKILL at any moment) is simply run again. Only this process writes to the
+gradebook, one hand-in at a time; cache/state.json marks a hand-in autograded, and then its
+feedback written, only once nbgrader has finished that step for it, and drops the mark before
+the step starts again, so a rerun redoes exactly the hand-ins a kill interrupted (with --force:
+no duplicate rows, no half-written files). Graded records and every output file are written
+to a temporary file and renamed into place; the pool's workers die with this process.
+
+nbgrader's steps run through its Python API (nbgrader.apps.api.NbGraderAPI, the one its
+formgrader uses): the same converters as the commands, configured by the same course
+config, without paying nbgrader's start-up for every command. zip_collect, which the API
+does not offer, runs as the `nbgrader zip_collect` command.
+"""
+
+import argparse
+import ctypes
+import json
+import os
+import re
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+from autograder.course.lessons import LESSONS, function_of
+from autograder.files import PARTIAL, sha, write_if_changed
+from autograder.grading import cellgrades
+from autograder.nbgrader.course_folder import BatchError, Course, remove
+from autograder.nbgrader.hidden_checks import course_cells as notebook_cells
+from autograder.pipeline import cohort_report, demo, handins
+from autograder.pipeline.progress import Progress
+
+WORKERS = 2
+
+
+# ---------------------------------------------------------------- step 3: grading ahead of nbgrader
+
+
+def _die_with(parent):
+    """Pool initializer: the worker is killed when the batch process dies, even by SIGKILL.
+
+    Otherwise a worker left without its parent waits for work forever.
+    """
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the batch died before the line above
+        os._exit(1)
+
+
+def _grade_job(job):
+    key, chunks, points, notes, origin = job
+    try:
+        return key, cellgrades.grade_record(chunks, points, notes, origin), ""
+    except Exception as err:  # noqa: BLE001 - one notebook's failure must not stop the others
+        return key, None, f"{type(err).__name__}: {err}"
+
+
+def course_cells(course):
+    """{assignment: ({grade_id: points}, test ids)} from the gradebook."""
+    from nbgrader.api import Gradebook
+
+    cells = {}
+    with Gradebook(course.db_url) as gradebook:
+        for lesson in LESSONS:
+            notebook_id = Path(lesson.notebook).stem
+            cells[lesson.assignment] = notebook_cells(gradebook, notebook_id, lesson.assignment)
+    return cells
+
+
+def pregrade(course, workers=WORKERS):
+    """Grade every submitted notebook into the cache; return {relative path: record key or problem}."""
+    cells = course_cells(course)
+    problems = course.problems()
+    keys, jobs = {}, {}
+    for (student, assignment), relatives in sorted(course.submissions().items()):
+        points, tests = cells[assignment]
+        for relative in relatives:
+            if relative in problems:
+                keys[relative] = "problem:" + sha(problems[relative].encode())
+                continue
+            name = relative.rsplit("/", 1)[1]
+            nb = json.loads((course.root / "submitted" / relative).read_text(encoding="utf-8"))
+            chunks, notes = cellgrades.chunks_of(nb, name, tests)
+            key = cellgrades.record_key(chunks, points, notes)
+            keys[relative] = key
+            if key not in jobs and cellgrades.load_record(course.cache, key) is None:
+                jobs[key] = (key, chunks, points, notes, name)
+    if jobs:
+        # Longest first (lesson 2's backward checks), so neither worker is left with a long one at the end.
+        ordered = sorted(jobs.values(), key=lambda job: ("backward" not in map(function_of, job[2]), -len(job[2])))
+        bar = Progress("hidden checks", len(ordered), course.stream)
+        with ProcessPoolExecutor(max_workers=max(1, workers), initializer=_die_with, initargs=(os.getpid(),)) as pool:
+            for future in as_completed([pool.submit(_grade_job, job) for job in ordered]):
+                key, record, error = future.result()
+                if record is not None:
+                    cellgrades.save_record(course.cache, key, record)
+                else:
+                    course.stream.write(f"\ngrading failed for one notebook ({error}); nbgrader will grade it again\n")
+                bar.advance()
+        bar.close()
+    return keys
+
+
+# ---------------------------------------------------------------- step 4 and 5: nbgrader
+
+
+def signatures(course, keys):
+    """{"student/assignment": hash of its files and grades}: what decides whether to autograde again."""
+    signed = {}
+    for (student, assignment), relatives in course.submissions().items():
+        prefix = f"{student}/{assignment}/"
+        files = sorted((r, s) for r, s in course.state["inputs"].items() if r.startswith(prefix))
+        grades = sorted((r, keys.get(r, "")) for r in relatives)
+        signed[prefix[:-1]] = sha(json.dumps([files, grades]).encode())
+    return signed
+
+
+def autograde(course, keys, changed):
+    """nbgrader autograde on every hand-in whose files or grades changed; return (those, the ones that failed).
+
+    As with nbgrader's --force, a hand-in that is autograded again loses its old
+    autograded/ and feedback/ folders first; hand-ins that did not change are left alone.
+    A hand-in is marked graded in state.json only once nbgrader has committed all of it,
+    and its mark is saved away before nbgrader starts on it: a hand-in a kill interrupted
+    is never taken for graded.
+    """
+    wanted = signatures(course, keys)
+    graded, fed = course.state["graded"], course.state["feedback"]
+    for handin in sorted(set(graded) - set(wanted)):
+        del graded[handin]
+    for handin in sorted(set(fed) - set(wanted)):
+        del fed[handin]
+    dirty = {h for h, s in wanted.items() if graded.get(h) != s or not course.path("autograded", *h.split("/")).exists()}
+    dirty |= {f"{s}/{a}" for s, a in changed if f"{s}/{a}" in wanted}
+    if not dirty:
+        return dirty, set()
+    course.start_log("autograde")
+    bar = Progress("nbgrader autograde", len(dirty), course.stream)
+    failed = set()
+    for handin in sorted(dirty):
+        student, assignment = handin.split("/")
+        marked = [graded.pop(handin, None), fed.pop(handin, None)]
+        if marked != [None, None]:
+            course.save_state()
+        remove(course.path("feedback", student, assignment))
+        if course.call("autograde", assignment, student, log="autograde")["success"]:
+            graded[handin] = wanted[handin]
+            course.save_state()
+        else:
+            failed.add(handin)
+        bar.advance()
+    bar.close()
+    course.save_state()
+    return dirty, failed
+
+
+def feedback(course):
+    """nbgrader generate_feedback for every autograded hand-in without finished feedback; return the ones that failed.
+
+    Feedback counts as finished once state.json marks it so, which happens only after
+    nbgrader wrote all of it: a page a kill cut off is written again.
+    """
+    graded, fed = course.state["graded"], course.state["feedback"]
+    todo = [
+        h for h in sorted(graded)
+        if (fed.get(h) != graded[h] or not course.path("feedback", *h.split("/")).exists())
+        and course.path("autograded", *h.split("/")).exists()
+    ]
+    if not todo:
+        return []
+    course.start_log("generate_feedback")
+    bar = Progress("nbgrader feedback", len(todo), course.stream)
+    failed = []
+    for handin in todo:
+        student, assignment = handin.split("/")
+        if fed.pop(handin, None) is not None:
+            course.save_state()
+        remove(course.path("feedback", student, assignment))
+        if course.call("generate_feedback", assignment, student, log="generate_feedback")["success"]:
+            fed[handin] = graded[handin]
+            course.save_state()
+        else:
+            failed.append(handin)
+        bar.advance()
+    bar.close()
+    return failed
+
+
+def remove_gone(course):
+    """Drop gradebook submissions, autograded/, feedback/ and results/ of hand-ins no longer in the input."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    present = {f"{s}/{a}" for s, a in course.submissions()}
+    with Gradebook(course.db_url) as gradebook:
+        for student in [s.id for s in gradebook.students]:
+            for lesson in LESSONS:
+                handin = f"{student}/{lesson.assignment}"
+                if handin in present:
+                    continue
+                try:
+                    gradebook.find_submission(lesson.assignment, student)
+                except MissingEntry:
+                    continue
+                for step in ("autograded", "feedback"):  # the files first: a kill leaves the submission to find again
+                    remove(course.path(step, student, lesson.assignment))
+                remove(course.root / "results" / student / f"{lesson.assignment}.json")
+                gradebook.remove_submission(lesson.assignment, student)
+
+
+# ---------------------------------------------------------------- outputs
+
+
+def gather(course, keys, notes):
+    """The cohort as plain data: gradebook scores, late seconds and the graded records."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    from autograder.grading.answers import answer_cells
+    from autograder.grading.checks import all_checks
+
+    answer_grades = answer_cells()
+
+    problems = course.problems()
+    cohort_lessons, learners = [], {}
+    with Gradebook(course.db_url) as gradebook:
+        for lesson in LESSONS:
+            assignment = gradebook.find_assignment(lesson.assignment)
+            cohort_lessons.append(cohort_report.Lesson(lesson.assignment, lesson.notebook, assignment.max_score))
+        cells = {l.assignment: notebook_cells(gradebook, Path(l.notebook).stem, l.assignment)[0]
+                 for l in LESSONS}
+        for student in sorted(s.id for s in gradebook.students):
+            learners[student] = {}
+            for lesson in LESSONS:
+                try:
+                    submission = gradebook.find_submission(lesson.assignment, student)
+                except MissingEntry:
+                    continue
+                relative = f"{student}/{lesson.assignment}/{lesson.notebook}"
+                problem = problems.get(relative, "")
+                record = None
+                if problem:
+                    record = cellgrades.problem_record(problem, cells[lesson.assignment], lesson.notebook)
+                elif relative in keys:
+                    record = cellgrades.load_record(course.cache, keys[relative])
+                record = record or {"checks": [], "cells": {}, "results": {}}
+                answers = {g: not c["errors"] for g, c in record["cells"].items() if g in answer_grades}
+                learners[student][lesson.assignment] = cohort_report.Entry(
+                    status="unreadable" if problem else "graded",
+                    score=submission.score,
+                    late_seconds=submission.total_seconds_late,
+                    problem=problem,
+                    checks=record["checks"],
+                    answers=answers,
+                    results=record["results"],
+                )
+    checks = [(c.id, c.function, c.points) for c in all_checks()]
+    answer_ids = [g for l in LESSONS for g in cells[l.assignment] if g in answer_grades]
+    return cohort_report.Cohort(cohort_lessons, checks, answer_ids, learners, notes)
+
+
+def write_outputs(course, cohort):
+    """grades.csv, checks.csv, results/*.json and cohort_report.html, each rewritten only when it changes."""
+    from nbgrader.api import Gradebook
+    from nbgrader.plugins.export import CsvExportPlugin
+
+    fd, scratch = tempfile.mkstemp(dir=course.cache, prefix=".grades.csv.", suffix=PARTIAL)
+    os.close(fd)
+    try:
+        with Gradebook(course.db_url) as gradebook:
+            CsvExportPlugin(to=scratch).export(gradebook)  # what `nbgrader export` writes
+        write_if_changed(course.root / "grades.csv", Path(scratch).read_text(encoding="utf-8"))
+    finally:
+        os.unlink(scratch)
+    write_if_changed(course.root / "checks.csv", cohort_report.checks_csv(cohort))
+    write_if_changed(course.root / "cohort_report.html", cohort_report.html_page(cohort))
+    for student, entries in cohort.learners.items():
+        for assignment, entry in entries.items():
+            results = dict(entry.results, late_seconds=round(entry.late_seconds, 1))
+            path = course.root / "results" / student / f"{assignment}.json"
+            write_if_changed(path, json.dumps(results, indent=2, sort_keys=True) + "\n")
+
+
+def missing_report(cohort):
+    lines = []
+    for student in sorted(cohort.learners):
+        for lesson in cohort.lessons:
+            entry = cohort.entry(student, lesson.assignment)
+            if entry.status == "missing":
+                lines.append(f"missing: {student} handed in nothing for {lesson.assignment}")
+            elif entry.late_seconds > 0:
+                lines.append(f"late: {student} handed in {lesson.assignment} {entry.late_seconds / 3600:.1f} h after the due date")
+            if entry.status == "unreadable":
+                lines.append(f"unreadable: {student}/{lesson.assignment}: {entry.problem}")
+    return lines
+
+
+# ---------------------------------------------------------------- the whole batch
+
+
+def collect(course, zip_file, assignment=None):
+    """Unpack an LMS download with `nbgrader zip_collect` into OUT/collected/submitted; return that folder."""
+    zip_file = Path(zip_file).resolve()
+    if not zip_file.is_file():
+        raise BatchError(f"{zip_file}: no such file; pass the zip downloaded from the LMS as ZIP=...")
+    import zipfile
+
+    if assignment is None:
+        try:
+            names = zipfile.ZipFile(zip_file).namelist()
+        except zipfile.BadZipFile:
+            raise BatchError(f"{zip_file}: not a zip file; download the submissions again") from None
+        matched = [
+            lesson.assignment for lesson in LESSONS
+            if any(re.search(re.escape(Path(lesson.notebook).stem) + r"(-[0-9]+)?\.ipynb$", n) for n in names)
+        ]
+        if len(matched) != 1:
+            raise BatchError(
+                f"{zip_file.name}: cannot tell which lesson it holds ({', '.join(matched) or 'no lesson notebook'}); "
+                "name it with ASSIGNMENT=<assignment id>"
+            )
+        assignment = matched[0]
+    staging = course.root / "collected"
+    archive = staging / "downloaded" / assignment / "archive"
+    remove(archive)
+    archive.mkdir(parents=True)
+    shutil.copyfile(zip_file, archive / zip_file.name)
+    code = course.nbgrader("zip_collect", assignment, "--force", f"--CourseDirectory.root={staging}", log="zip_collect")
+    if code != 0:
+        raise BatchError(f"nbgrader zip_collect failed:\n{course.log_tail('zip_collect')}")
+    return staging / "submitted"
+
+
+def run(out="out", submissions=None, zip_file=None, assignment=None, workers=WORKERS, stream=None):
+    """Grade a cohort into ``out``; return the Cohort. Raises BatchError when it cannot run at all."""
+    stream = stream or sys.stderr
+    course = Course(out, stream)
+    course.prepare()
+    if zip_file:
+        source, label = collect(course, zip_file, assignment), "collected"
+    elif submissions:
+        source, label = Path(submissions), str(Path(submissions).resolve())
+    else:
+        dues = course.due_dates()
+        source, label = course.root / "demo_submissions", "demo"
+        demo.build(source, course.root / "release", dues)
+    changed, notes = handins.mirror(course, source, label)
+    remove_gone(course)
+    keys = pregrade(course, workers)
+    tried, failed = autograde(course, keys, changed)
+    if len(failed) > 1 and failed == tried:
+        raise BatchError(f"nbgrader autograde failed on every hand-in:\n{course.log_tail('autograde')}")
+    if failed:
+        stream.write(f"nbgrader could not grade {', '.join(sorted(failed))}; grading them as unreadable notebooks\n")
+        handins.mark_unreadable(course, failed)
+        keys = pregrade(course, workers)
+        _tried, failed = autograde(course, keys, set())
+        if failed:  # even the release notebook standing in for them fails: the course setup is broken
+            raise BatchError(f"nbgrader autograde failed on release notebooks:\n{course.log_tail('autograde')}")
+    unfinished = feedback(course)
+    if unfinished:
+        stream.write(f"no feedback for {', '.join(unfinished)}; see {course.logs / 'generate_feedback.log'}\n")
+    cohort = gather(course, keys, notes)
+    write_outputs(course, cohort)
+    return cohort
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m autograder.pipeline.batch", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--out", default="out", help="the cohort's grading folder (default: out)")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--submissions", metavar="DIR", help="a folder laid out as nbgrader's submitted/")
+    source.add_argument("--zip", metavar="FILE", help="an LMS download, collected with nbgrader zip_collect")
+    parser.add_argument("--assignment", help="with --zip: the assignment the download belongs to")
+    parser.add_argument("--workers", type=int, default=WORKERS, help="notebooks graded at once (default: 2)")
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    try:
+        cohort = run(args.out, args.submissions, args.zip, args.assignment, args.workers)
+    except BatchError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    print(cohort_report.summary_table(cohort))
+    for line in cohort.notes + missing_report(cohort):
+        print(line)
+    out = Path(args.out)
+    print(f"\ngraded in {time.monotonic() - started:.1f} s; gradebook, grades.csv, checks.csv, feedback/, results/ "
+          f"and cohort_report.html are in {out}/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Tools for the kit's developers: mutation testing of the hidden checks, and benchmarks."""

@@ -1,0 +1,227 @@
+# Lesson 1, computation graphs: the source of notebooks/source/lesson1_graphs/computation_graphs.ipynb.
+# `make notebooks` builds the notebook from this file and solutions/graph.py; never edit the notebook.
+# Open this file as a notebook (jupytext, VS Code) to preview it. Each cell's settings sit on its
+# `# %%` line; the format is described in autograder/course/lessons.py.
+
+# %% [markdown]
+# # Lesson 1 · Computation graphs
+#
+# To train a model we need to know how the loss moves when each weight moves. Writing that derivative out for a whole network in one go is a mess. Backpropagation avoids the mess: it first breaks the computation into tiny steps (one addition, one product, one square at a time) and keeps a record of which step used which result. That record is a **computation graph**. In this lesson you build graphs and run them forwards; in Lesson 2 you run them backwards to get derivatives.
+#
+# **How to work through this notebook**
+#
+# - Run the cells from top to bottom with <kbd>Shift</kbd>+<kbd>Enter</kbd>.
+# - Cells containing `# YOUR CODE HERE` and `raise NotImplementedError()` are yours. Delete the `raise` line and put your answer or your code in its place.
+# - The cell right after each of yours checks it. Run it: no error means the visible checks pass. More checks run when the notebook is graded.
+# - Before you submit, use *Kernel → Restart Kernel and Run All Cells…* to be sure everything works from a clean start.
+
+# %% [markdown]
+# ## Nodes, leaves and edges
+#
+# Take z = a·b + c. Computing it takes two steps: first multiply a by b, then add c to that product. Each step is a **node**. A node holds one value, produced by one operation from the values it reads. The values a node reads directly are its **immediate inputs**: only those with an arrow straight into it, not everything further back.
+#
+# The numbers we start from, here a, b and c, are **leaves**. Nothing computes them; they are given, so they have no inputs of their own.
+#
+# Every arrow from a value to a node that reads it is an **edge**. A value may be read by more than one node, and then more than one arrow leaves it. That is a **fan-out**. It looks harmless now, but in Lesson 2 it is exactly where the contributions coming back along each arrow have to be added up.
+#
+# ```
+# a ──┐
+#     ├── mul ──► p ──┐
+# b ──┘               ├── add ──► z
+# c ──────────────────┘
+# ```
+#
+# ## Why an order always exists
+#
+# A node can be computed only when all of its inputs have values. The arrows always point forwards: no node feeds, directly or through other nodes, back into one of its own inputs, so the graph has no loops. Because of that you can always list the nodes so that each one comes after everything it reads, and if you compute them in that order every input is ready when it is needed. The forward pass follows such an order, and Lesson 2 walks it in reverse.
+#
+# The order need not be unique: two nodes that do not depend on each other may come in either order.
+
+# %% [markdown]
+# ## The graph as data
+#
+# In code, a graph is a plain Python list of `(name, op, inputs)` tuples, listed in an order in which it can be computed:
+#
+# - `name`: the node's name, a string;
+# - `op`: the name of its operation, one of the keys of `OPS` below;
+# - `inputs`: the list of names the node reads, in order.
+#
+# The leaves are not in the list. Their values come separately, in a dict such as `{"a": 2, "b": 3, "c": 1}`.
+#
+# **Worked example.** z = a·b + c is the graph
+#
+# ```python
+# graph = [("p", "mul", ["a", "b"]), ("z", "add", ["p", "c"])]
+# ```
+#
+# With a = 2, b = 3 and c = 1, node p is 2 · 3 = 6 and node z is 6 + 1 = **7**.
+#
+# The table `OPS` maps each op name to its forward rule, a function that takes the input values and returns the node's value. For example `OPS["mul"](2, 3)` is 6 and `OPS["sq"](4)` is 16. Run the next cell to define it (it is read-only).
+
+# %% reference grade_id="ops_table" names=["math", "OPS"]
+
+# %% [markdown]
+# ## Your turn: questions on one small graph
+#
+# Every question in this part is about L = (a·b + a)², written as the graph
+#
+# ```python
+# graph = [("p", "mul", ["a", "b"]), ("q", "add", ["p", "a"]), ("L", "sq", ["q"])]
+# ```
+#
+# Sketch it on paper first: the leaves a and b at the left, then the nodes p, q and L. Note that `sq` squares a single value, so L reads q only once.
+#
+# Each answer goes into a variable in the cell under its question. The check after it only looks at the *form* of your answer (the right type, names that exist in this graph). Whether the answer is right is decided when the notebook is graded.
+#
+# **Question 1.** Set `ORDER` to a list of the graph's three nodes (not the leaves), in an order in which they can be computed.
+
+# %% answer grade_id="order_solution"
+# ORDER: a list of node names, for example ["x", "y"]
+### BEGIN SOLUTION
+ORDER = ["p", "q", "L"]
+### END SOLUTION
+
+# %% tests grade_id="answer_order" points=1 judge="order"
+assert isinstance(ORDER, list), "ORDER should be a list"
+assert all(name in {"p", "q", "L"} for name in ORDER), "list only the nodes p, q and L"
+
+# %% [markdown]
+# **Question 2.** Set `INPUTS_OF_Q` to the list of the immediate inputs of node q.
+
+# %% answer grade_id="inputs_of_q_solution"
+# INPUTS_OF_Q: a list of names
+### BEGIN SOLUTION
+INPUTS_OF_Q = ["p", "a"]
+### END SOLUTION
+
+# %% tests grade_id="answer_inputs_of_q" points=1 judge="inputs_of_q"
+assert isinstance(INPUTS_OF_Q, list), "INPUTS_OF_Q should be a list"
+assert all(name in {"a", "b", "p", "q", "L"} for name in INPUTS_OF_Q), "use names from the graph"
+
+# %% [markdown]
+# **Question 3.** One value in this graph is read by two different nodes. Set `FAN_OUT_NODE` to its name.
+
+# %% answer grade_id="fan_out_node_solution"
+# FAN_OUT_NODE: one name, as a string
+### BEGIN SOLUTION
+FAN_OUT_NODE = "a"
+### END SOLUTION
+
+# %% tests grade_id="answer_fan_out_node" points=1 judge="fan_out_node"
+assert isinstance(FAN_OUT_NODE, str), "FAN_OUT_NODE should be a string such as \"x\""
+assert FAN_OUT_NODE in {"a", "b", "p", "q", "L"}, "use a name from the graph"
+
+# %% [markdown]
+# **Question 4.** Set `EDGE_COUNT` to the number of edges (arrows) in the whole graph.
+
+# %% answer grade_id="edge_count_solution"
+# EDGE_COUNT: a whole number
+### BEGIN SOLUTION
+EDGE_COUNT = 5
+### END SOLUTION
+
+# %% tests grade_id="answer_edge_count" points=1 judge="edge_count"
+assert isinstance(EDGE_COUNT, int) and not isinstance(EDGE_COUNT, bool), "EDGE_COUNT should be an int"
+assert EDGE_COUNT >= 0, "a count cannot be negative"
+
+# %% [markdown]
+# **Question 5.** Back to the worked example z = a·b + c. Which values are z's immediate inputs?
+#
+# - **A.** a and b: changing either of them changes z.
+# - **B.** Only the product a·b; c is a fixed number, so it does not count as an input.
+# - **C.** The product node (a·b) and the leaf c: z is the sum of exactly these two.
+#
+# Set `CHOICE` to `"A"`, `"B"` or `"C"`.
+
+# %% answer grade_id="multiple_choice_solution"
+# CHOICE: "A", "B" or "C"
+### BEGIN SOLUTION
+CHOICE = "C"
+### END SOLUTION
+
+# %% tests grade_id="answer_multiple_choice" points=1 judge="choice"
+assert CHOICE in {"A", "B", "C"}, "CHOICE should be one of the strings \"A\", \"B\" or \"C\""
+
+# %% [markdown]
+# ## Your turn: code
+#
+# Now write three functions that work on this representation. Each cell below gives you a function's signature and docstring; keep both, and replace the `raise NotImplementedError()` line with your code. Every function cell is followed by a test cell: run both.
+#
+# ### `evaluate(graph, leaves)`: the forward pass
+#
+# Return a **new** dict holding the value of every leaf and of every node.
+#
+# - Start from a copy of `leaves`, then go through `graph` in the order it is listed. For each node, look up its op in `OPS` and apply it to the values of its inputs, in the order the inputs are listed.
+# - If a node reads a name that has no value yet (the graph is listed in the wrong order, or a leaf is missing), raise `ValueError` with a message that names both the node and the missing name.
+# - Change neither argument.
+#
+# For the worked example, `evaluate(graph, {"a": 2, "b": 3, "c": 1})["z"]` is 7.
+
+# %% reference grade_id="evaluate_solution" names=["evaluate"]
+
+# %% tests grade_id="evaluate_correct" grades="evaluate"
+# The worked example: z = a*b + c with a = 2, b = 3, c = 1.
+g = [("p", "mul", ["a", "b"]), ("z", "add", ["p", "c"])]
+values = evaluate(g, {"a": 2, "b": 3, "c": 1})
+assert values == {"a": 2, "b": 3, "c": 1, "p": 6, "z": 7}, values
+
+# L = (a*b + a)**2 with a = 2, b = 3: p = 6, q = 8, L = 64.
+g_sq = [("p", "mul", ["a", "b"]), ("q", "add", ["p", "a"]), ("L", "sq", ["q"])]
+assert evaluate(g_sq, {"a": 2, "b": 3})["L"] == 64
+
+# The same two nodes listed the wrong way round: z reads p before p has a value.
+try:
+    evaluate([("z", "add", ["p", "c"]), ("p", "mul", ["a", "b"])], {"a": 2, "b": 3, "c": 1})
+except ValueError:
+    pass
+else:
+    raise AssertionError("a graph listed in the wrong order should raise ValueError")
+
+# %% [markdown]
+# ### `inputs_of(graph, name)`: immediate inputs
+#
+# Return the immediate inputs of node `name` as a **new** list.
+#
+# - Keep the order in which the graph lists them, and keep duplicates: `("s", "mul", ["x", "x"])` reads x twice, along two edges, so `inputs_of` gives `["x", "x"]`.
+# - A leaf, or a name that is not in the graph at all, gives `[]`.
+
+# %% reference grade_id="inputs_of_solution" names=["inputs_of"]
+
+# %% tests grade_id="inputs_of_correct" grades="inputs_of"
+g_sq = [("p", "mul", ["a", "b"]), ("q", "add", ["p", "a"]), ("L", "sq", ["q"])]
+assert inputs_of(g_sq, "q") == ["p", "a"]
+assert inputs_of(g_sq, "L") == ["q"]
+assert inputs_of(g_sq, "a") == [], "a leaf has no inputs"
+
+# One entry per edge: a value read twice appears twice.
+assert inputs_of([("s", "mul", ["x", "x"])], "s") == ["x", "x"]
+
+# %% [markdown]
+# ### `users_of(graph, name)`: who reads a value
+#
+# Return the names of the nodes that read `name`, in the order the graph lists them.
+#
+# - A node that reads `name` twice is listed only once.
+# - If nothing reads `name`, return `[]`.
+#
+# `users_of` looks along the arrows in the direction opposite to `inputs_of`. A name with two or more users is a fan-out.
+
+# %% reference grade_id="users_of_solution" names=["users_of"]
+
+# %% tests grade_id="users_of_correct" grades="users_of"
+g_sq = [("p", "mul", ["a", "b"]), ("q", "add", ["p", "a"]), ("L", "sq", ["q"])]
+assert users_of(g_sq, "a") == ["p", "q"], "a feeds two nodes"
+assert users_of(g_sq, "b") == ["p"]
+assert users_of(g_sq, "L") == [], "nothing reads the final node"
+
+# s reads x twice but is listed once.
+assert users_of([("s", "mul", ["x", "x"]), ("y", "neg", ["x"])], "x") == ["s", "y"]
+
+# %% [markdown]
+# ## What you have built
+#
+# - A graph is a list of `(name, op, inputs)` entries in an order where each node comes after what it reads; such an order exists because the graph has no loops.
+# - `evaluate` runs that list forwards and fills in every value.
+# - `inputs_of` follows the arrows into a node; `users_of` follows them out of a value. A value with several users is a fan-out.
+#
+# In Lesson 2 the `values` dict that `evaluate` returns becomes the record the backward sweep reads, and the fan-outs are where its contributions are added up.
