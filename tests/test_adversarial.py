@@ -39,10 +39,10 @@ from autograder.grading.runner import grade
 from autograder.sandbox import isolation
 from autograder.sandbox.parent import Limits
 from autograder.authoring.stubs import REFERENCE, stub_source
+from tests.conftest import ROOT
 from autograder.grading.submission import load
 from solutions import graph as reference
 
-ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 FUNCTIONS = ("evaluate", "inputs_of", "users_of", "backward")
 MARKER = "graphkit-hostile-"  # hostile files name their processes and files MARKER + stem

@@ -12,22 +12,22 @@ import io
 import json
 import re
 import sqlite3
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from autograder.pipeline import batch
 from autograder.pipeline import demo
-from autograder.authoring import lessons
+from autograder.authoring.lessons import grade_points
+from autograder.course.lessons import LESSONS, grade_cells
 from autograder.grading.checks import all_checks
 from autograder.nbgrader.course_folder import Course
+from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parent.parent
-LESSON1, LESSON2 = (lesson.assignment for lesson in lessons.LESSONS)
-NOTEBOOK1 = lessons.LESSONS[0].notebook
+LESSON1, LESSON2 = (lesson.assignment for lesson in LESSONS)
+NOTEBOOK1 = LESSONS[0].notebook
 COHORT = (
     demo.Learner("ada", "everything right"),
     demo.Learner("alan", "KeyError instead of ValueError; ORDER wrong", code=("buggy_evaluate_keyerror",),
@@ -100,14 +100,15 @@ def feedback_text(out, student, assignment=LESSON1):
 def test_gradebook_holds_every_learner_and_grade_cell(runs):
     """Every hand-in has a score for every grade cell; a partial function cell, a broken and a tampered notebook score right."""
     got = scores(runs.rows1)
-    graded1 = [gid for gid in lessons.POINTS if (("ada", LESSON1, gid) in got)]
+    points = {gid: grade_points(cell) for gid, cell in grade_cells().items()}
+    graded1 = [gid for gid in points if (("ada", LESSON1, gid) in got)]
     assert len(graded1) == 8 and all(("ada", LESSON2, gid) in got for gid in ("backward_correct", "answer_assign_instead_of_add"))
     assert all(score is not None for score in got.values())
     for student in ("ada", "linus"):
-        assert all(got[(student, LESSON1, gid)] == lessons.POINTS[gid] for gid in graded1), student
-    assert got[("ada", LESSON2, "backward_correct")] == lessons.POINTS["backward_correct"]
+        assert all(got[(student, LESSON1, gid)] == points[gid] for gid in graded1), student
+    assert got[("ada", LESSON2, "backward_correct")] == points["backward_correct"]
     lost = sum(c.points for c in all_checks() if c.id.startswith("wrong_order_valueerror/"))
-    assert got[("alan", LESSON1, "evaluate_correct")] == lessons.POINTS["evaluate_correct"] - lost
+    assert got[("alan", LESSON1, "evaluate_correct")] == points["evaluate_correct"] - lost
     assert got[("alan", LESSON1, "answer_order")] == 0
     assert all(got[("dennis", LESSON1, gid)] == 0 for gid in graded1)
     assert not any(student != "ada" and assignment == LESSON2 for student, assignment, _c in got)
@@ -118,7 +119,7 @@ def test_csv_exports(runs):
     with open(runs.out / "grades.csv", newline="") as handle:
         grades = list(csv.DictReader(handle))
     assert sorted((r["student_id"], r["assignment"]) for r in grades) == sorted(
-        (learner.student_id, lesson.assignment) for learner in COHORT for lesson in lessons.LESSONS
+        (learner.student_id, lesson.assignment) for learner in COHORT for lesson in LESSONS
     )
     assert {r["student_id"]: float(r["score"]) for r in grades if r["assignment"] == LESSON2}["alan"] == 0.0
     with open(runs.out / "checks.csv", newline="") as handle:
@@ -131,7 +132,7 @@ def test_results_json_per_learner(runs):
     """Each hand-in has a results.json in Gradescope's schema whose score is the gradebook's."""
     got = scores(runs.rows3)  # the files as the last run left them
     for learner in COHORT:
-        for lesson in lessons.LESSONS:
+        for lesson in LESSONS:
             path = runs.out / "results" / learner.student_id / f"{lesson.assignment}.json"
             assert path.exists() == (lesson.assignment not in learner.missing), path
             if not path.exists():

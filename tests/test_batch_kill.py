@@ -2,8 +2,8 @@
 
 The small cohort of tests/test_batch.py is graded once without interruption into one
 folder (the reference), and into another by a chain of runs, each killed at its own
-moment (a named stage through GRAPHKIT_KILL_AT, or the whole process group after a short
-delay), then finished by a plain run. The finished folder must hold what the reference
+moment (at a named stage, by the kill points tests/batch_killer.py wraps around the batch's
+steps, or the whole process group after a short delay), then finished by a plain run. The finished folder must hold what the reference
 holds: every hand-in once in the gradebook with the same scores, whole feedback pages,
 results JSON that parses, no temporary files, and no process of the killed runs left.
 """
@@ -24,17 +24,17 @@ from types import SimpleNamespace
 
 import pytest
 
+from autograder.course.lessons import LESSONS
+from autograder.nbgrader.course_folder import Course
 from autograder.pipeline import demo
-from autograder.authoring import lessons
-from autograder.nbgrader.course_folder import KILL_AT, Course
 from tests.test_batch import COHORT, gradebook_rows
+from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parent.parent
 HANDINS = sorted(
     (learner.student_id, lesson.assignment)
-    for learner in COHORT for lesson in lessons.LESSONS if lesson.assignment not in learner.missing
+    for learner in COHORT for lesson in LESSONS if lesson.assignment not in learner.missing
 )
 # The killed runs, in order, on the same folder: (what kills it, what it shows).
 KILLS = (
@@ -74,13 +74,14 @@ def wait_for_no_leftovers(*folders, seconds=5.0):
 
 
 def start(out, handed_in, env, log, kill_at=None):
-    """`python -m autograder.pipeline.batch` on out, in a process group of its own; stderr goes to log."""
-    env = {k: v for k, v in env.items() if k != KILL_AT}
+    """The batch on out, in a process group of its own, killed at ``kill_at`` ("stage:n") if given; stderr goes to log."""
+    command = ["-m", "autograder.pipeline.batch"]
     if kill_at:
-        env[KILL_AT] = kill_at
+        stage, times = kill_at.split(":")
+        command = [str(ROOT / "tests" / "batch_killer.py"), stage, times]
     with open(log, "w", encoding="utf-8") as handle:
         return subprocess.Popen(
-            [sys.executable, "-m", "autograder.pipeline.batch", "--out", str(out), "--submissions", str(handed_in)],
+            [sys.executable, *command, "--out", str(out), "--submissions", str(handed_in)],
             cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=handle,
             start_new_session=True,
         )

@@ -1,12 +1,11 @@
 """The hidden-check table itself: stable ids, points, rules, and the README's copy of it."""
 
 import re
-from pathlib import Path
 
 from autograder.grading import checks
 from autograder.grading.checks.__main__ import markdown_table
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 ALL = checks.all_checks()
 
 

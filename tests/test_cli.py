@@ -10,17 +10,15 @@ import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
 from autograder.grading import checks
-from autograder.authoring import lessons
+from autograder.course.lessons import LESSONS
 from autograder.authoring.stubs import stub_source
+from tests.conftest import REFERENCE, ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-REFERENCE = ROOT / "solutions" / "graph.py"
-SOURCE_NOTEBOOKS = [lesson.notebook_path(ROOT / "notebooks") for lesson in lessons.LESSONS]
+SOURCE_NOTEBOOKS = [lesson.notebook_path() for lesson in LESSONS]
 LESSON1_FUNCTIONS = {"evaluate", "inputs_of", "users_of"}  # defined by lesson 1's solution cells
 CHECKS = {check.id: check for check in checks.all_checks()}
 

@@ -3,11 +3,10 @@
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 from autograder.authoring import stubs as stubgen
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 TASKS = ("evaluate", "inputs_of", "users_of", "backward")
 
 

@@ -6,10 +6,7 @@ temporary copy of the committed course configuration.
 """
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -19,17 +16,16 @@ from nbgrader import utils
 from nbgrader.api import Gradebook
 from traitlets.config.loader import PyFileConfigLoader
 
-from autograder.grading import answers
-from autograder.grading import cellgrades
+from autograder.course.lessons import LESSONS, grade_cells
+from autograder.course.paths import NOTEBOOKS
+from autograder.grading import answers, cellgrades
+from autograder.grading.checks import all_checks
+from autograder.nbgrader import env, hidden_checks
+from autograder.nbgrader.metadata import restore_metadata
 from autograder.pipeline import demo
-from autograder.authoring import lessons
-from autograder.nbgrader import preprocessors as nbgrader_glue
-from autograder.grading.checks import FUNCTIONS, all_checks
+from tests.conftest import finish, nbgrader
 
-ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = ROOT / "notebooks"
-LESSON1 = lessons.LESSONS[0]
-NBGRADER = Path(sys.executable).parent / "nbgrader"
+LESSON1 = LESSONS[0]
 
 
 def source_notebook(lesson=LESSON1):
@@ -56,19 +52,14 @@ def gradebook(tmp_path_factory):
     """A gradebook holding lesson 1 with three of its grade cells (two answers, users_of) and its solution cells."""
     url = f"sqlite:///{tmp_path_factory.mktemp('gradebook') / 'gradebook.db'}"
     notebook = Path(LESSON1.notebook).stem
-    path = os.environ.get("PATH", "")
-    os.environ["PATH"] = str(NBGRADER.parent) + os.pathsep + path  # nbgrader creates a gradebook with `alembic`
-    try:
-        with Gradebook(url) as gb:
-            gb.update_or_create_assignment(LESSON1.assignment)
-            gb.update_or_create_notebook(notebook, LESSON1.assignment)
-            for name, points in (("answer_order", 1), ("answer_edge_count", 1), ("users_of_correct", 15)):
-                gb.update_or_create_grade_cell(name, notebook, LESSON1.assignment, max_score=points, cell_type="code")
-            for cell in source_notebook()["cells"]:
-                if cell.get("metadata", {}).get("nbgrader", {}).get("solution"):
-                    gb.update_or_create_solution_cell(grade_id(cell), notebook, LESSON1.assignment)
-    finally:
-        os.environ["PATH"] = path
+    with env.alembic_on_path(), Gradebook(url) as gb:
+        gb.update_or_create_assignment(LESSON1.assignment)
+        gb.update_or_create_notebook(notebook, LESSON1.assignment)
+        for name, points in (("answer_order", 1), ("answer_edge_count", 1), ("users_of_correct", 15)):
+            gb.update_or_create_grade_cell(name, notebook, LESSON1.assignment, max_score=points, cell_type="code")
+        for cell in source_notebook()["cells"]:
+            if cell.get("metadata", {}).get("nbgrader", {}).get("solution"):
+                gb.update_or_create_solution_cell(grade_id(cell), notebook, LESSON1.assignment)
     return url
 
 
@@ -76,7 +67,7 @@ def run_preprocessor(nb, db_url, cache_dir, student="someone"):
     resources = {"nbgrader": {"notebook": Path(LESSON1.notebook).stem, "assignment": LESSON1.assignment,
                               "student": student, "db_url": db_url}}
     node = nbformat.reads(json.dumps(nb), as_version=4)  # as nbgrader reads a notebook file
-    graded, _ = nbgrader_glue.HiddenChecks(cache_dir=str(cache_dir)).preprocess(node, resources)
+    graded, _ = hidden_checks.HiddenChecks(cache_dir=str(cache_dir)).preprocess(node, resources)
     return {grade_id(c): c for c in graded.cells if utils.is_grade(c)}
 
 
@@ -90,10 +81,18 @@ def output_text(cell):
 
 
 def test_function_cells_are_worth_their_hidden_checks():
-    """Each `<function>_correct` grade cell is worth exactly the points of that function's hidden checks."""
-    for function in FUNCTIONS:
-        total = sum(check.points for check in all_checks() if check.function == function)
-        assert lessons.POINTS[f"{function}_correct"] == total
+    """In the committed source notebooks, each function's grade cell is worth exactly the points of its hidden checks."""
+    graded = {}
+    for lesson in LESSONS:
+        for cell in source_notebook(lesson)["cells"]:
+            meta = cell.get("metadata", {}).get("nbgrader", {})
+            if meta.get("grade"):
+                graded[meta["grade_id"]] = meta["points"]
+    functions = {cell.function: graded[cell.grade_id] for cell in grade_cells().values() if cell.function}
+    assert sorted(functions) == ["backward", "evaluate", "inputs_of", "users_of"]
+    for function, points in functions.items():
+        assert points == sum(check.points for check in all_checks() if check.function == function), function
+    assert sum(graded.values()) == 106, "the README's demo table counts 55 + 51 points"
 
 
 @pytest.mark.parametrize("score", [25.0, 20.0, 0.0])
@@ -101,7 +100,7 @@ def test_outputs_give_nbgrader_the_score(score):
     """nbgrader's determine_grade reads full, partial and zero credit back from the outputs written for a cell."""
     errors = [] if score == 25 else [{"name": "x/y", "summary": "one line", "message": "x/y FAILED\n  the rule: ..."}]
     outcome = {"score": score, "max": 25.0, "summary": "hidden checks: ...", "errors": errors}
-    cell = grade_cell(nbgrader_glue.cell_outputs(outcome), 25)
+    cell = grade_cell(hidden_checks.cell_outputs(outcome), 25)
     assert utils.determine_grade(cell) == (score, 25.0)
     shown = [o for o in cell.outputs if o.output_type == "error"]
     assert [o.traceback for o in shown] == [["x/y FAILED", "  the rule: ..."]] * len(errors)
@@ -123,8 +122,9 @@ def test_answer_cells_accept_right_answers_and_explain_wrong_ones():
                        'CHOICE = "C"\nASSIGN_X = 16.0\nFIRST_WRONG = "t"')
     wrong = Chunk("c", 'ORDER = ["q", "p", "L"]\nINPUTS_OF_Q = ["p", "a", "b"]\nFAN_OUT_NODE = "p"\nEDGE_COUNT = True\n'
                        'CHOICE = "B"\nASSIGN_X = 128\nFIRST_WRONG = "L"')
-    assert answers.judge([right], list(answers.ANSWERS)) == {g: "" for g in answers.ANSWERS}
-    said = answers.judge([wrong], list(answers.ANSWERS))
+    cells = answers.answer_cells()
+    assert answers.judge([right], list(cells)) == {g: "" for g in cells}
+    said = answers.judge([wrong], list(cells))
     assert "node 'q' reads 'p'" in said["answer_order"]
     assert "'b' has no arrow straight into q" in said["answer_inputs_of_q"]
     assert "read only by q" in said["answer_fan_out_node"]
@@ -144,7 +144,7 @@ def test_restore_metadata_undoes_copied_cells_and_edited_metadata():
     learner = demo.Learner("someone", "right code, edited metadata")
     handed_in = demo.tamper(learner_notebook(learner))
     del handed_in["cells"][[grade_id(c) for c in handed_in["cells"]].index("answer_edge_count")]
-    restored = nbgrader_glue.restore_metadata(handed_in, release)
+    restored = restore_metadata(handed_in, release)
 
     wanted = {grade_id(c): c["metadata"]["nbgrader"] for c in release["cells"] if grade_id(c)}
     found = [grade_id(c) for c in restored["cells"] if grade_id(c)]
@@ -214,7 +214,7 @@ def test_unreadable_notebook_scores_zero_with_its_message(gradebook, tmp_path):
     cache.mkdir()
     message = f"{LESSON1.notebook}: not valid notebook JSON (line 3: ...); open it in JupyterLab, save it, and hand it in again"
     key = f"dennis/{LESSON1.assignment}/{LESSON1.notebook}"
-    (cache / nbgrader_glue.PROBLEMS_FILE).write_text(json.dumps({key: message}), encoding="utf-8")
+    (cache / hidden_checks.PROBLEMS_FILE).write_text(json.dumps({key: message}), encoding="utf-8")
     graded = run_preprocessor(source_notebook(), gradebook, cache, student="dennis")
     for name in ("answer_order", "answer_edge_count", "users_of_correct"):
         assert utils.determine_grade(graded[name])[0] == 0.0
@@ -234,21 +234,7 @@ def test_course_config_swaps_execute_for_hidden_checks():
     default = Autograde.class_traits()["autograde_preprocessors"].default()
     assert steps == ["autograder.nbgrader.hidden_checks.HiddenChecks" if s is Execute else s for s in default]
     assert config.GenerateFeedback.preprocessors[0] == "autograder.nbgrader.hide_hidden_tests.HideHiddenTests"
-    assert set(config.Deadlines.due) == {lesson.assignment for lesson in lessons.LESSONS}
-
-
-def nbgrader(course, *args):
-    env = dict(os.environ)
-    env["PATH"] = str(NBGRADER.parent) + os.pathsep + env.get("PATH", "")  # nbgrader runs `alembic` from PATH
-    env["JUPYTER_CONFIG_DIR"] = str(course.parent / "jupyter_config")
-    env["JUPYTER_PLATFORM_DIRS"] = "1"
-    return subprocess.Popen([str(NBGRADER), *args], cwd=course, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-
-
-def finish(process):
-    output, _ = process.communicate(timeout=300)
-    return process.returncode, output
+    assert set(config.Deadlines.due) == {lesson.assignment for lesson in LESSONS}
 
 
 @pytest.mark.slow
@@ -258,7 +244,7 @@ def test_nbgrader_commands_work_on_the_course_configuration(tmp_path):
     course.mkdir()
     shutil.copy(NOTEBOOKS / "nbgrader_config.py", course)
     shutil.copytree(NOTEBOOKS / "source", course / "source")
-    code, output = finish(nbgrader(course, "generate_assignment", "*"))
+    code, output, _ = finish(nbgrader(course, "generate_assignment", "*"))
     assert code == 0, output
 
     archive = course / "downloaded" / LESSON1.assignment / "archive"
@@ -269,9 +255,9 @@ def test_nbgrader_commands_work_on_the_course_configuration(tmp_path):
         bundle.writestr(f"alan_LATE_1002_2002_{Path(LESSON1.notebook).stem}-1.ipynb", text)
     listing = nbgrader(course, "db", "assignment", "list")
     collecting = nbgrader(course, "zip_collect", LESSON1.assignment)
-    (code, output), (collected, log) = finish(listing), finish(collecting)
+    (code, _, output), (collected, _, log) = finish(listing), finish(collecting)
     assert code == 0, output
-    for lesson in lessons.LESSONS:
+    for lesson in LESSONS:
         assert lesson.assignment in output and Path(lesson.notebook).stem in output
     assert collected == 0, log
     for student in ("ada", "alan"):

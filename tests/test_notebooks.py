@@ -5,49 +5,37 @@ of notebooks/, so nothing is written into the repository.
 """
 
 import json
-import os
 import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 from autograder.authoring import lessons
+from autograder.course.examples import ABA_SQUARED, ABC_SQUARED, ABC_LEAVES, DIAMOND, DIAMOND_LEAVES
+from autograder.course.lessons import LESSONS, LessonError, grade_cells
+from autograder.course.lessons import parse as parse_lesson
+from autograder.course.paths import NOTEBOOKS, REFERENCE
+from autograder.grading.answers import JUDGES, verdict
 from solutions import graph as reference
+from tests.conftest import finish, nbgrader
 
-ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = ROOT / "notebooks"
-REFERENCE_TEXT = lessons.REFERENCE.read_text(encoding="utf-8")
-NBGRADER = Path(sys.executable).parent / "nbgrader"
+REFERENCE_TEXT = REFERENCE.read_text(encoding="utf-8")
 STUB = ["# YOUR CODE HERE", "raise NotImplementedError()"]
 VALIDATE_PASSED = "Success! Your notebook passes all the tests."
 VALIDATE_INVERT_PASSED = "Success! The notebook does not pass any tests."
 
-GRADE_IDS = {
-    "lesson1_graphs": [
-        "answer_order",
-        "answer_inputs_of_q",
-        "answer_fan_out_node",
-        "answer_edge_count",
-        "answer_multiple_choice",
-        "evaluate_correct",
-        "inputs_of_correct",
-        "users_of_correct",
-    ],
-    "lesson2_backward": ["answer_assign_instead_of_add", "backward_correct"],
-}
-
-# Answers of the right form but the wrong value, one set per answer check.
+# Answers of the right form but the wrong value, one per judge: the visible checks accept them,
+# the judge does not. A judge added to autograder/grading/answers.py needs one here.
 WRONG_ANSWERS = {
-    "answer_order": {"ORDER": ["q", "p", "L"]},
-    "answer_inputs_of_q": {"INPUTS_OF_Q": ["p", "a", "b"]},
-    "answer_fan_out_node": {"FAN_OUT_NODE": "p"},
-    "answer_edge_count": {"EDGE_COUNT": 6},
-    "answer_multiple_choice": {"CHOICE": "A"},
-    "answer_assign_instead_of_add": {"ASSIGN_X": 128, "FIRST_WRONG": "t"},
+    "order": {"ORDER": ["q", "p", "L"]},
+    "inputs_of_q": {"INPUTS_OF_Q": ["p", "a", "b"]},
+    "fan_out_node": {"FAN_OUT_NODE": "p"},
+    "edge_count": {"EDGE_COUNT": 6},
+    "choice": {"CHOICE": "A"},
+    "assign_instead_of_add": {"ASSIGN_X": 128, "FIRST_WRONG": "t"},
 }
 
 
@@ -55,7 +43,7 @@ WRONG_ANSWERS = {
 
 
 def notebook_paths(root=NOTEBOOKS, step="source"):
-    return {lesson.assignment: root / step / lesson.assignment / lesson.notebook for lesson in lessons.LESSONS}
+    return {lesson.assignment: root / step / lesson.assignment / lesson.notebook for lesson in LESSONS}
 
 
 def parse(text):
@@ -119,30 +107,6 @@ def copy_course(parent):
     return copy
 
 
-def start_nbgrader(course, *args):
-    """Start the venv's nbgrader in ``course`` without waiting for it."""
-    env = dict(os.environ)
-    # nbgrader creates its gradebook by running `alembic`, which it looks up on PATH.
-    env["PATH"] = str(NBGRADER.parent) + os.pathsep + env.get("PATH", "")
-    env["JUPYTER_PLATFORM_DIRS"] = "1"
-    # Keep a personal ~/.jupyter/nbgrader_config.py from changing the course settings.
-    env["JUPYTER_CONFIG_DIR"] = str(course.parent / "jupyter_config")
-    return subprocess.Popen(
-        [str(NBGRADER), *args], cwd=course, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-
-
-def finish(process, what):
-    """Wait for a child process; return its exit code, its stdout and a report for failed checks."""
-    try:
-        stdout, stderr = process.communicate(timeout=180)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        stdout, stderr = process.communicate()
-    report = f"{what} exited {process.returncode}:\n{stdout}\n{stderr[-4000:]}"
-    return process.returncode, stdout, report
-
-
 # Run in a child process next to nbgrader: importing nbformat's schema machinery takes seconds.
 NBFORMAT_CHECK = """
 import sys, nbformat
@@ -165,18 +129,18 @@ def nbgrader_runs(tmp_path_factory):
     plain = copy_course(tmp_path_factory.mktemp("validate"))
     course = copy_course(tmp_path_factory.mktemp("release"))
     sources = [str(p.relative_to(plain)) for p in notebook_paths(plain).values()]
-    validating = start_nbgrader(plain, "validate", *sources)
+    validating = nbgrader(plain, "validate", *sources)
     schema = subprocess.Popen(
         [sys.executable, "-c", NBFORMAT_CHECK, *[str(p) for p in notebook_paths(plain).values()]],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     runs = {"course": course}
     # --no-db: the release notebooks are the same, and skipping the gradebook saves seconds per run.
-    generating = start_nbgrader(course, "generate_assignment", "*", "--no-db")
+    generating = nbgrader(course, "generate_assignment", "*", "--no-db")
     runs["generate"] = finish(generating, "nbgrader generate_assignment")
     releases = [str(p.relative_to(course)) for p in notebook_paths(course, "release").values() if p.exists()]
     if runs["generate"][0] == 0 and releases:
-        runs["invert"] = finish(start_nbgrader(course, "validate", "--invert", *releases), "nbgrader validate --invert")
+        runs["invert"] = finish(nbgrader(course, "validate", "--invert", *releases), "nbgrader validate --invert")
     else:
         runs["invert"] = (None, "", "not run, generate_assignment failed: " + runs["generate"][2])
     runs["validate"] = finish(validating, "nbgrader validate")
@@ -238,21 +202,48 @@ def test_builder_output_is_deterministic_and_clean():
 
 def test_lesson_file_errors_name_the_line():
     """A bad header or an unknown reference name is reported with its lesson file line."""
-    with pytest.raises(lessons.LessonError, match=r"bad\.txt:3: unknown cell kind"):
-        lessons.parse_lesson("%%% markdown\nhello\n%%% prose\n", "bad.txt")
-    with pytest.raises(lessons.LessonError, match=r"bad\.txt:1: .*no top-level nothing_here"):
-        lessons.build_notebook("%%% reference x_solution nothing_here\n", REFERENCE_TEXT, "bad.txt")
+    with pytest.raises(LessonError, match=r"bad\.py:3: unknown cell kind 'prose'"):
+        parse_lesson("# %% [markdown]\n# hello\n# %% prose\n", "bad.py")
+    with pytest.raises(LessonError, match=r"bad\.py:1: the value of points is not JSON"):
+        parse_lesson('# %% tests grade_id="x" points=one judge="order"\n', "bad.py")
+    with pytest.raises(LessonError, match=r"bad\.py:1: .*no top-level nothing_here"):
+        lessons.build_notebook(LESSONS[0], '# %% reference grade_id="x" names=["nothing_here"]\n', REFERENCE_TEXT, "bad.py")
+
+
+ANSWER = '# %% answer grade_id="q_solution"\n### BEGIN SOLUTION\nORDER = ["p", "q", "L"]\n### END SOLUTION\n'
+
+
+@pytest.mark.parametrize(
+    "lesson_text, says",
+    [
+        (ANSWER + '# %% tests grade_id="q" points=1 judge="nosuch"\nassert True\n', r"bad\.py:5: judge='nosuch' is not defined; add it to JUDGES"),
+        (ANSWER + '# %% tests grade_id="q" judge="order"\nassert True\n', r"bad\.py:5: an answer's grade cell needs points="),
+        ('# %% tests grade_id="q" points=1 judge="order"\nassert True\n', r"bad\.py:1: a judge cell needs the answer cell"),
+        (ANSWER.replace("ORDER", "ORDRE") + '# %% tests grade_id="q" points=1 judge="order"\nassert True\n',
+         r"the judge 'order' reads ORDER, but the answer cell above assigns ORDRE"),
+        ('# %% tests grade_id="f" grades="forward"\nassert True\n', r"bad\.py:1: grades='forward' is none of the learner's functions"),
+        ('# %% tests grade_id="f" grades="evaluate" points=25\nassert True\n', r"a function cell is worth its hidden checks"),
+        ('# %% tests grade_id="f"\nassert True\n', r"grades either a function .* or an answer"),
+        ('# %% answer grade_id="a"\nORDER = 1\n', r"answer cell 'a' has no solution region"),
+    ],
+)
+def test_a_forgotten_grade_cell_setting_is_named(lesson_text, says):
+    """Whatever an author leaves out of a grade cell's header, the build names it with the file and line."""
+    with pytest.raises(LessonError, match=says):
+        lessons.build_notebook(LESSONS[0], lesson_text, REFERENCE_TEXT, "bad.py")
 
 
 def test_grade_cells_and_points_match_the_table():
-    """Each notebook has exactly the expected grade ids, in order, with points from lessons.POINTS."""
-    assert set(lessons.POINTS) == {gid for ids in GRADE_IDS.values() for gid in ids}
-    for assignment, path in notebook_paths().items():
-        graded = [meta(c) for c in read(path).cells if meta(c).get("grade")]
-        assert [m["grade_id"] for m in graded] == GRADE_IDS[assignment]
+    """Each notebook's grade cells are the course table's, in order, worth their points, every judge has a test."""
+    table = grade_cells()
+    for lesson in LESSONS:
+        graded = [meta(c) for c in read(lesson.notebook_path()).cells if meta(c).get("grade")]
+        assert [m["grade_id"] for m in graded] == [g for g, c in table.items() if c.assignment == lesson.assignment]
         for m in graded:
-            assert m["points"] == lessons.POINTS[m["grade_id"]]
+            assert m["points"] == lessons.grade_points(table[m["grade_id"]])
             assert m["schema_version"] == 3 and not m["solution"] and not m["locked"]
+    assert {c.judge for c in table.values() if c.judge} == set(JUDGES) == set(WRONG_ANSWERS)
+    assert len([c for c in table.values() if c.judge]) == 6 and len([c for c in table.values() if c.function]) == 4
 
 
 def test_definition_cells_are_cut_verbatim_from_the_reference():
@@ -274,12 +265,12 @@ def test_definition_cells_are_cut_verbatim_from_the_reference():
 
 def test_a_reference_edit_reaches_the_notebook():
     """Changing a line of solutions/graph.py changes the built notebook, so `--check` would catch the drift."""
-    lesson = lessons.LESSONS[0]
-    text = lesson.text_path(NOTEBOOKS).read_text(encoding="utf-8")
+    lesson = LESSONS[0]
+    text = lesson.source_path().read_text(encoding="utf-8")
     edited = REFERENCE_TEXT.replace("    return values\n", "    return dict(values)\n")
     assert edited != REFERENCE_TEXT
-    before = lessons.build_notebook(text, REFERENCE_TEXT)
-    after = lessons.build_notebook(text, edited)
+    before = lessons.build_notebook(lesson, text, REFERENCE_TEXT)
+    after = lessons.build_notebook(lesson, text, edited)
     assert before != after and '"    return dict(values)\\n",' in after
 
 
@@ -291,12 +282,10 @@ def test_notebook_functions_behave_like_the_reference():
             m = meta(cell)
             if cell.cell_type == "code" and (m.get("solution") or m.get("locked")) and not m.get("grade"):
                 exec(compile(cell.source, f"{path.name}:{cell.id}", "exec"), ns)
-    z = [("p", "mul", ["a", "b"]), ("z", "add", ["p", "c"])]
-    square = [("p", "mul", ["a", "b"]), ("q", "add", ["p", "a"]), ("L", "sq", ["q"])]
-    diamond = [("a", "mul", ["x", "x"]), ("t", "add", ["a", "a"]), ("L", "mul", ["t", "t"])]
+    z = ABC_SQUARED[:2]
     mixed = [("u", "sub", ["x", "y"]), ("v", "div", ["u", "y"]), ("w", "tanh", ["v"]), ("r", "relu", ["w"]),
              ("n", "neg", ["r"])]
-    cases = [(z, {"a": 2, "b": 3, "c": 1}), (square, {"a": 2, "b": 3}), (diamond, {"x": 2}),
+    cases = [(z, ABC_LEAVES), (ABC_SQUARED, ABC_LEAVES), (ABA_SQUARED, {"a": 2, "b": 3}), (DIAMOND, DIAMOND_LEAVES),
              (mixed, {"x": 5.0, "y": 2.0})]
 
     assert set(ns["OPS"]) == set(reference.OPS)
@@ -310,30 +299,31 @@ def test_notebook_functions_behave_like_the_reference():
         for name in [*values, "nowhere"]:
             assert ns["inputs_of"](graph, name) == reference.inputs_of(graph, name)
             assert ns["users_of"](graph, name) == reference.users_of(graph, name)
-    assert ns["backward"](diamond, {"x": 2, "a": 4, "t": 8, "L": 64})["x"] == 128
+    assert ns["backward"](DIAMOND, {"x": 2, "a": 4, "t": 8, "L": 64})["x"] == 128
     for impl in (ns["evaluate"], reference.evaluate):
         with pytest.raises(ValueError):
             impl(list(reversed(z)), {"a": 2, "b": 3, "c": 1})
 
 
 def test_answer_checks_accept_the_answer_and_hide_the_verdict():
-    """Each answer check passes on the notebook's answer; a wrong well-formed answer passes only the visible part."""
+    """Each answer's visible check passes on the lesson's answer and on a wrong one; only the judge tells them apart."""
+    table = grade_cells()
     for path in notebook_paths().values():
         cells = read(path).cells
         for i, cell in enumerate(cells):
-            gid = meta(cell).get("grade_id", "")
-            if not (meta(cell).get("grade") and gid.startswith("answer_")):
+            graded = table.get(meta(cell).get("grade_id", ""))
+            if not (meta(cell).get("grade") and graded and graded.judge):
                 continue
             answer = cells[i - 1]
-            assert meta(answer).get("solution"), f"{gid} should follow its answer cell"
-            assert regions(cell.source, "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"), f"{gid} has no hidden check"
+            assert meta(answer).get("solution"), f"{graded.grade_id} should follow its answer cell"
+            assert "HIDDEN TESTS" not in cell.source, "the hidden checks grade answers, not hidden asserts"
             right = {}
             exec(answer.source, right)
             exec(cell.source, right)
-            wrong = dict(WRONG_ANSWERS[gid])
-            exec(drop_regions(cell.source, "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"), dict(wrong))
-            with pytest.raises(AssertionError):
-                exec(cell.source, dict(wrong))
+            assert verdict(graded, {k: right[k] for k in JUDGES[graded.judge].names}) == ""
+            wrong = dict(WRONG_ANSWERS[graded.judge])
+            exec(cell.source, dict(wrong))
+            assert verdict(graded, wrong) != "", graded.grade_id
 
 
 # ---------------------------------------------------------------- nbgrader itself
@@ -344,7 +334,7 @@ def test_source_notebooks_pass_nbgrader_validate(nbgrader_runs):
     """`nbgrader validate` runs each source notebook and every grade cell passes."""
     returncode, stdout, report = nbgrader_runs["validate"]
     assert returncode == 0, report
-    assert stdout.count(VALIDATE_PASSED) == len(lessons.LESSONS), report
+    assert stdout.count(VALIDATE_PASSED) == len(LESSONS), report
 
 
 @pytest.mark.slow
@@ -352,7 +342,7 @@ def test_source_notebooks_are_valid_nbformat(nbgrader_runs):
     """Each source notebook passes the nbformat schema and is laid out exactly as nbformat writes it."""
     returncode, stdout, report = nbgrader_runs["nbformat"]
     assert returncode == 0, report
-    assert stdout.count("valid ") == len(lessons.LESSONS), report
+    assert stdout.count("valid ") == len(LESSONS), report
 
 
 @pytest.mark.slow
@@ -390,23 +380,17 @@ def test_release_turns_every_solution_region_into_a_stub(released):
 
 
 @pytest.mark.slow
-def test_release_drops_hidden_tests_and_keeps_visible_ones(released):
-    """Hidden-test regions vanish from the release; the visible part of each grade cell is kept as is."""
+def test_release_keeps_every_grade_cell_as_written(released):
+    """Grade cells reach the release as the lesson writes them, with their points; no marker of any kind."""
+    table = grade_cells()
     for assignment, source_path in notebook_paths().items():
         release_path = notebook_paths(released, "release")[assignment]
         assert "HIDDEN TESTS" not in release_path.read_text(encoding="utf-8")
         release = {c.id: c for c in read(release_path).cells}
         for cell in read(source_path).cells:
-            if not meta(cell).get("grade"):
-                continue
-            hidden_regions = regions(cell.source, "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
-            hidden = {line.strip() for region in hidden_regions for line in region}
-            visible = drop_regions(cell.source, "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
-            assert release[cell.id].source == visible
-            assert meta(release[cell.id])["points"] == lessons.POINTS[cell.id]
-            hidden_asserts = {line for line in hidden if line.startswith("assert ")}
-            leaked = hidden_asserts & {line.strip() for line in visible.splitlines()}
-            assert not leaked, f"{cell.id}: hidden asserts also appear in the visible part: {sorted(leaked)}"
+            if meta(cell).get("grade"):
+                assert release[cell.id].source == cell.source
+                assert meta(release[cell.id])["points"] == lessons.grade_points(table[cell.id])
 
 
 @pytest.mark.slow
@@ -414,4 +398,4 @@ def test_release_notebooks_fail_every_grade_cell(released, nbgrader_runs):
     """`nbgrader validate --invert` passes: no grade cell passes before the learner has answered."""
     returncode, stdout, report = nbgrader_runs["invert"]
     assert returncode == 0, report
-    assert stdout.count(VALIDATE_INVERT_PASSED) == len(lessons.LESSONS), report
+    assert stdout.count(VALIDATE_INVERT_PASSED) == len(LESSONS), report

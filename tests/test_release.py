@@ -24,11 +24,9 @@ from autograder.authoring import release
 from autograder.grading import zoo
 from autograder.nbgrader.course_folder import Course
 from autograder.authoring.release import ReleaseError
-from autograder.authoring.stubs import stub_source
+from autograder.course.lessons import LESSONS
+from tests.conftest import REFERENCE_SOURCE, ROOT, STUB_SOURCE
 
-ROOT = Path(__file__).resolve().parent.parent
-REFERENCE_SOURCE = (ROOT / "solutions" / "graph.py").read_text(encoding="utf-8")
-STUB_SOURCE = stub_source(REFERENCE_SOURCE)
 CANARY = "GRAPHKIT-CANARY-d41c9e"
 NOT_COPIED = (".venv", ".git", "dist", "out", "__pycache__", ".hypothesis", ".pytest_cache", "*.egg-info",
               "gradebook.db", ".ipynb_checkpoints")
@@ -110,10 +108,10 @@ def plant_canaries(copy):
         path.write_text(path.read_text(encoding="utf-8") + f"\n# {CANARY}-{kind}\n", encoding="utf-8")
         planted[path] = 1
     sources = [(copy / "solutions" / "graph.py", "solution")]
-    sources += [(p, "lesson") for p in sorted((copy / "notebooks" / "lessons").glob("*.txt"))]
+    sources += [(lesson.source_path(copy / "notebooks"), "lesson") for lesson in LESSONS]
     for path, kind in sources:
         text = path.read_text(encoding="utf-8")
-        new = after_begin_markers(text, {"### BEGIN SOLUTION", "### BEGIN HIDDEN TESTS"}, f"# {CANARY}-{kind}")
+        new = after_begin_markers(text, {"### BEGIN SOLUTION"}, f"# {CANARY}-{kind}")
         path.write_text(new, encoding="utf-8")
         planted[path] = new.count(CANARY)
     return planted

@@ -189,12 +189,12 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         if args.check:
-            out_of_date = stale()
+            out_of_date = stale(NOTEBOOKS)
             for path in out_of_date:
                 print(f"{path.relative_to(NOTEBOOKS.parent)} differs from what solutions/graph.py and "
                       "notebooks/lessons/ give: run `make notebooks`", file=sys.stderr)
             return 1 if out_of_date else 0
-        for path, text in expected_notebooks().items():
+        for path, text in expected_notebooks(NOTEBOOKS).items():
             path.parent.mkdir(parents=True, exist_ok=True)
             if not path.exists() or path.read_text(encoding="utf-8") != text:
                 path.write_text(text, encoding="utf-8")
