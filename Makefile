@@ -8,7 +8,7 @@ TASK   ?=
 # Cached bytecode makes each pytest start (the suite starts several) about a second faster.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: test check stubs notebooks bench mutants clean
+.PHONY: test test-fast check stubs notebooks bench mutants clean
 
 $(READY): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,9 +16,13 @@ $(READY): pyproject.toml
 	$(BIN)/python -m pip install --quiet --editable .
 	touch $@
 
-## make test: the kit's own suite (reference, stubs, notebooks, hidden checks)
+## make test: the kit's own suite (reference, stubs, notebooks, hidden checks, zoo, nbgrader, batch)
 test: $(READY)
 	$(BIN)/python -m pytest --impl=solutions
+
+## make test-fast: the suite without the tests marked slow (no zoo, nbgrader runs or batches)
+test-fast: $(READY)
+	$(BIN)/python -m pytest --impl=solutions -m "not slow"
 
 ## make check [TASK=evaluate|inputs_of|users_of|backward]: public tests on your code in exercises/
 check: $(READY)

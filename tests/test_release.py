@@ -100,6 +100,9 @@ def after_begin_markers(text, markers, line):
     return "".join(out)
 
 
+CANARY_COHORT = tuple(learner for learner in demo.COHORT if learner.student_id in ("barbara", "dennis", "frances"))
+
+
 def plant_canaries(copy):
     """Plant the canary in the copy; return {planted file: how many times}."""
     planted = {}
@@ -163,12 +166,13 @@ def runs(tmp_path_factory):
     for path, text in ((stub, STUB_SOURCE), (buggy, zoo.source(entry, REFERENCE_SOURCE, STUB_SOURCE))):
         path.parent.mkdir()
         path.write_text(text, encoding="utf-8")
-    # The demo cohort is built by the kit itself, so its learners' own code carries no canary:
-    # any canary in what the copy's batch writes came from the hidden files.
+    # Three demo learners, built by the kit itself, so their own code carries no canary: any canary
+    # in what the copy's batch writes came from the hidden files. Between them they fail checks in
+    # every function, answer wrongly, hand in an unreadable notebook and a correct one.
     handed_in = tmp / "demo_in"
     course = Course(tmp / "demo_course", io.StringIO())
     course.prepare()
-    demo.build(handed_in, tmp / "demo_course" / "release", course.due_dates())
+    demo.build(handed_in, tmp / "demo_course" / "release", course.due_dates(), cohort=CANARY_COHORT)
     grade = [sys.executable, "-m", "autograder", "grade", "--json"]
     jobs = {
         "kit": lambda: build(ROOT, tmp / "from_kit"),
@@ -263,7 +267,7 @@ def test_canaries_were_planted_and_reached_the_copy(runs):
     assert planted[copy / "solutions" / "graph.py"] == REFERENCE_SOURCE.count("### BEGIN SOLUTION") >= 4
     assert all(count >= 1 for count in planted.values())
     for folder in ("checks", "zoo"):
-        files = set((copy / "autograder" / folder).glob("*.py"))
+        files = set((copy / "autograder" / "grading" / folder).glob("*.py"))
         assert len(files) > 5 and files <= set(planted), folder
     for path in (copy / "notebooks" / "source").rglob("*.ipynb"):
         assert CANARY in path.read_text(encoding="utf-8"), f"{path}: regenerated notebook lacks the canary"
@@ -304,7 +308,7 @@ def test_no_canary_in_batch_feedback_results_or_report(runs):
     assert graded.returncode == 0, graded.stderr[-3000:]
     out = runs["tmp"] / "batch_out"
     feedback = sorted((out / "feedback").rglob("*.html"))
-    assert len(feedback) >= 20 and any("likely misconception" in p.read_text(encoding="utf-8") for p in feedback)
+    assert len(feedback) == 2 * len(CANARY_COHORT) and any("likely misconception" in p.read_text(encoding="utf-8") for p in feedback)
     for folder in ("feedback", "results"):
         assert_no_canary(out / folder)
     for name in ("cohort_report.html", "checks.csv", "grades.csv"):

@@ -26,6 +26,13 @@ def test_zoo_is_large_enough():
     assert all(e.description and "\n" not in e.description for e in ENTRIES)
 
 
+def test_buggy_entries_change_only_their_function():
+    """Each buggy entry redefines exactly the function it names: the others stay the reference's, so the zoo
+    grades them once, on the reference, and not again for every entry (tests/zoo_grades.py)."""
+    for entry in BUGGY:
+        assert zoo.defined_functions(entry) == {entry.function}, entry.name
+
+
 def test_zoo_names_only_real_families():
     """Every family a buggy entry says it fails is a family of hidden checks."""
     for entry in BUGGY:

@@ -17,17 +17,19 @@ only once state.json says that hand-in's step finished (autograder/pipeline/batc
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import warnings
 from pathlib import Path
 
 from autograder.course.lessons import LESSONS
 from autograder.course.paths import NOTEBOOKS
-from autograder.files import sweep_partial, write_if_changed
+from autograder.files import PARTIAL, sweep_partial, write_if_changed
 from autograder.nbgrader import env
-from autograder.nbgrader.hidden_checks import PROBLEMS_FILE, read_problems
+from autograder.nbgrader.hidden_checks import PROBLEMS_FILE, course_cells, read_problems
 
 COURSE_FILES = ("nbgrader_config.py", "source")  # what OUT takes from notebooks/
 STATE_FILE = "state.json"
@@ -206,3 +208,62 @@ class Course:
                 student = path.parent.parent.name
                 found.setdefault((student, lesson.assignment), []).append(f"{student}/{lesson.assignment}/{lesson.notebook}")
         return found
+
+    # -- the gradebook, as plain data for the pipeline ---------------------------
+    def grade_cells(self):
+        """{assignment: ({grade_id: points}, test ids)} of every lesson, from the gradebook."""
+        from nbgrader.api import Gradebook
+
+        with Gradebook(self.db_url) as gradebook:
+            return {lesson.assignment: course_cells(gradebook, Path(lesson.notebook).stem, lesson.assignment)
+                    for lesson in LESSONS}
+
+    def gradebook_scores(self):
+        """({assignment: max score}, {student: {assignment: (score, seconds late)}}) for every learner in the gradebook."""
+        from nbgrader.api import Gradebook, MissingEntry
+
+        learners = {}
+        with Gradebook(self.db_url) as gradebook:
+            most = {lesson.assignment: gradebook.find_assignment(lesson.assignment).max_score for lesson in LESSONS}
+            for student in sorted(s.id for s in gradebook.students):
+                learners[student] = {}
+                for lesson in LESSONS:
+                    try:
+                        submission = gradebook.find_submission(lesson.assignment, student)
+                    except MissingEntry:
+                        continue
+                    learners[student][lesson.assignment] = (submission.score, submission.total_seconds_late)
+        return most, learners
+
+    def remove_gone(self):
+        """Drop gradebook submissions, autograded/, feedback/ and results/ of hand-ins no longer submitted."""
+        from nbgrader.api import Gradebook, MissingEntry
+
+        present = {f"{s}/{a}" for s, a in self.submissions()}
+        with Gradebook(self.db_url) as gradebook:
+            for student in [s.id for s in gradebook.students]:
+                for lesson in LESSONS:
+                    if f"{student}/{lesson.assignment}" in present:
+                        continue
+                    try:
+                        gradebook.find_submission(lesson.assignment, student)
+                    except MissingEntry:
+                        continue
+                    for step in ("autograded", "feedback"):  # the files first: a kill leaves the submission to find again
+                        remove(self.path(step, student, lesson.assignment))
+                    remove(self.root / "results" / student / f"{lesson.assignment}.json")
+                    gradebook.remove_submission(lesson.assignment, student)
+
+    def export_grades(self):
+        """grades.csv as `nbgrader export` writes it, rewritten only when it changes."""
+        from nbgrader.api import Gradebook
+        from nbgrader.plugins.export import CsvExportPlugin
+
+        fd, scratch = tempfile.mkstemp(dir=self.cache, prefix=".grades.csv.", suffix=PARTIAL)
+        os.close(fd)
+        try:
+            with Gradebook(self.db_url) as gradebook:
+                CsvExportPlugin(to=scratch).export(gradebook)
+            write_if_changed(self.root / "grades.csv", Path(scratch).read_text(encoding="utf-8"))
+        finally:
+            os.unlink(scratch)

@@ -64,16 +64,14 @@ import re
 import shutil
 import signal
 import sys
-import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from autograder.course.lessons import LESSONS, function_of
-from autograder.files import PARTIAL, sha, write_if_changed
+from autograder.files import sha, write_if_changed
 from autograder.grading import cellgrades
 from autograder.nbgrader.course_folder import BatchError, Course, remove
-from autograder.nbgrader.hidden_checks import course_cells as notebook_cells
 from autograder.pipeline import cohort_report, demo, handins
 from autograder.pipeline.progress import Progress
 
@@ -102,21 +100,9 @@ def _grade_job(job):
         return key, None, f"{type(err).__name__}: {err}"
 
 
-def course_cells(course):
-    """{assignment: ({grade_id: points}, test ids)} from the gradebook."""
-    from nbgrader.api import Gradebook
-
-    cells = {}
-    with Gradebook(course.db_url) as gradebook:
-        for lesson in LESSONS:
-            notebook_id = Path(lesson.notebook).stem
-            cells[lesson.assignment] = notebook_cells(gradebook, notebook_id, lesson.assignment)
-    return cells
-
-
 def pregrade(course, workers=WORKERS):
     """Grade every submitted notebook into the cache; return {relative path: record key or problem}."""
-    cells = course_cells(course)
+    cells = course.grade_cells()
     problems = course.problems()
     keys, jobs = {}, {}
     for (student, assignment), relatives in sorted(course.submissions().items()):
@@ -233,72 +219,44 @@ def feedback(course):
     return failed
 
 
-def remove_gone(course):
-    """Drop gradebook submissions, autograded/, feedback/ and results/ of hand-ins no longer in the input."""
-    from nbgrader.api import Gradebook, MissingEntry
-
-    present = {f"{s}/{a}" for s, a in course.submissions()}
-    with Gradebook(course.db_url) as gradebook:
-        for student in [s.id for s in gradebook.students]:
-            for lesson in LESSONS:
-                handin = f"{student}/{lesson.assignment}"
-                if handin in present:
-                    continue
-                try:
-                    gradebook.find_submission(lesson.assignment, student)
-                except MissingEntry:
-                    continue
-                for step in ("autograded", "feedback"):  # the files first: a kill leaves the submission to find again
-                    remove(course.path(step, student, lesson.assignment))
-                remove(course.root / "results" / student / f"{lesson.assignment}.json")
-                gradebook.remove_submission(lesson.assignment, student)
-
-
 # ---------------------------------------------------------------- outputs
 
 
 def gather(course, keys, notes):
     """The cohort as plain data: gradebook scores, late seconds and the graded records."""
-    from nbgrader.api import Gradebook, MissingEntry
-
     from autograder.grading.answers import answer_cells
     from autograder.grading.checks import all_checks
 
     answer_grades = answer_cells()
-
     problems = course.problems()
-    cohort_lessons, learners = [], {}
-    with Gradebook(course.db_url) as gradebook:
+    most, scores = course.gradebook_scores()
+    cells = {assignment: points for assignment, (points, _tests) in course.grade_cells().items()}
+    cohort_lessons = [cohort_report.Lesson(l.assignment, l.notebook, most[l.assignment]) for l in LESSONS]
+    learners = {}
+    for student, handed_in in scores.items():
+        learners[student] = {}
         for lesson in LESSONS:
-            assignment = gradebook.find_assignment(lesson.assignment)
-            cohort_lessons.append(cohort_report.Lesson(lesson.assignment, lesson.notebook, assignment.max_score))
-        cells = {l.assignment: notebook_cells(gradebook, Path(l.notebook).stem, l.assignment)[0]
-                 for l in LESSONS}
-        for student in sorted(s.id for s in gradebook.students):
-            learners[student] = {}
-            for lesson in LESSONS:
-                try:
-                    submission = gradebook.find_submission(lesson.assignment, student)
-                except MissingEntry:
-                    continue
-                relative = f"{student}/{lesson.assignment}/{lesson.notebook}"
-                problem = problems.get(relative, "")
-                record = None
-                if problem:
-                    record = cellgrades.problem_record(problem, cells[lesson.assignment], lesson.notebook)
-                elif relative in keys:
-                    record = cellgrades.load_record(course.cache, keys[relative])
-                record = record or {"checks": [], "cells": {}, "results": {}}
-                answers = {g: not c["errors"] for g, c in record["cells"].items() if g in answer_grades}
-                learners[student][lesson.assignment] = cohort_report.Entry(
-                    status="unreadable" if problem else "graded",
-                    score=submission.score,
-                    late_seconds=submission.total_seconds_late,
-                    problem=problem,
-                    checks=record["checks"],
-                    answers=answers,
-                    results=record["results"],
-                )
+            if lesson.assignment not in handed_in:
+                continue
+            score, late_seconds = handed_in[lesson.assignment]
+            relative = f"{student}/{lesson.assignment}/{lesson.notebook}"
+            problem = problems.get(relative, "")
+            record = None
+            if problem:
+                record = cellgrades.problem_record(problem, cells[lesson.assignment], lesson.notebook)
+            elif relative in keys:
+                record = cellgrades.load_record(course.cache, keys[relative])
+            record = record or {"checks": [], "cells": {}, "results": {}}
+            answers = {g: not c["errors"] for g, c in record["cells"].items() if g in answer_grades}
+            learners[student][lesson.assignment] = cohort_report.Entry(
+                status="unreadable" if problem else "graded",
+                score=score,
+                late_seconds=late_seconds,
+                problem=problem,
+                checks=record["checks"],
+                answers=answers,
+                results=record["results"],
+            )
     checks = [(c.id, c.function, c.points) for c in all_checks()]
     answer_ids = [g for l in LESSONS for g in cells[l.assignment] if g in answer_grades]
     return cohort_report.Cohort(cohort_lessons, checks, answer_ids, learners, notes)
@@ -306,17 +264,7 @@ def gather(course, keys, notes):
 
 def write_outputs(course, cohort):
     """grades.csv, checks.csv, results/*.json and cohort_report.html, each rewritten only when it changes."""
-    from nbgrader.api import Gradebook
-    from nbgrader.plugins.export import CsvExportPlugin
-
-    fd, scratch = tempfile.mkstemp(dir=course.cache, prefix=".grades.csv.", suffix=PARTIAL)
-    os.close(fd)
-    try:
-        with Gradebook(course.db_url) as gradebook:
-            CsvExportPlugin(to=scratch).export(gradebook)  # what `nbgrader export` writes
-        write_if_changed(course.root / "grades.csv", Path(scratch).read_text(encoding="utf-8"))
-    finally:
-        os.unlink(scratch)
+    course.export_grades()  # what `nbgrader export` writes
     write_if_changed(course.root / "checks.csv", cohort_report.checks_csv(cohort))
     write_if_changed(course.root / "cohort_report.html", cohort_report.html_page(cohort))
     for student, entries in cohort.learners.items():
@@ -390,7 +338,7 @@ def run(out="out", submissions=None, zip_file=None, assignment=None, workers=WOR
         source, label = course.root / "demo_submissions", "demo"
         demo.build(source, course.root / "release", dues)
     changed, notes = handins.mirror(course, source, label)
-    remove_gone(course)
+    course.remove_gone()
     keys = pregrade(course, workers)
     tried, failed = autograde(course, keys, changed)
     if len(failed) > 1 and failed == tried:

@@ -88,7 +88,7 @@ def folders(budget):
 
 
 MARKER = "graphkit-hostile-read_solutions"
-WANTED = (os.path.join("solutions", "graph.py"), os.path.join("autograder", "checks", "__init__.py"), "gradebook.db")
+WANTED = (os.path.join("solutions", "graph.py"), os.path.join("autograder", "grading", "checks", "__init__.py"), "gradebook.db")
 FOUND = {}
 for folder in folders(budget=3.0):
     for wanted in WANTED:

@@ -78,6 +78,12 @@ def entry(name):
     return next(e for e in _all_entries() if e.name == name)
 
 
+def defined_functions(entry):
+    """The learner functions (evaluate, inputs_of, ...) the entry's file defines at its top level."""
+    tree = ast.parse(entry.path.read_text(encoding="utf-8"))
+    return {node.name for node in tree.body if isinstance(node, ast.FunctionDef) and node.name in FUNCTIONS}
+
+
 def source(entry, reference_source, stub_source):
     """The complete module text for an entry: its base source, then the file."""
     base = reference_source if entry.kind == "buggy" else stub_source
