@@ -43,3 +43,9 @@ def test_checks_hold_no_expected_answers():
 def test_readme_table_matches_checks():
     """The README's table of check families is the one `python -m autograder.grading.checks` prints."""
     assert markdown_table() in (ROOT / "README.md").read_text(), "README table is stale: paste `python -m autograder.grading.checks`"
+
+
+def test_every_family_file_is_listed():
+    """A family file added to autograder/grading/checks/ without an entry in FAMILIES would never run: name it."""
+    files = {path.stem for path in (ROOT / "autograder" / "grading" / "checks").glob("*.py")} - {"__init__", "__main__"}
+    assert files == set(checks.FAMILIES), f"not in FAMILIES: {sorted(files - set(checks.FAMILIES))}"

@@ -95,6 +95,8 @@ def check_grade_cell(cell):
         raise LessonError(
             f"{cell.where}: judge={cell.judge!r} is not defined; add it to JUDGES in autograder/grading/answers.py"
         )
+    elif set(cell.explain) & {str(v) for v in cell.solution.values()}:
+        raise LessonError(f"{cell.where}: explain= gives a reason why the right answer is wrong")
     else:
         wanted = set(JUDGES[cell.judge].names)
         if wanted - set(cell.solution):

@@ -9,6 +9,7 @@ with a header line, and a cell's settings sit on that line, next to the cell:
     # %% answer grade_id="order_solution"            the learner's answer; the key sits in a solution region
     # %% tests grade_id="answer_order" points=1 judge="order"
                                                      a grade cell judging the answer cell just above it
+                                                     (a choice question adds explain={"A": "why A is wrong", ...})
     # %% tests grade_id="evaluate_correct" grades="evaluate"
                                                      a grade cell worth the hidden checks of a function
     # %% reference grade_id="evaluate_solution" names=["evaluate"]
@@ -40,11 +41,12 @@ SETTINGS = {  # kind: (required settings, optional settings)
     "markdown": ((), ()),
     "code": ((), ()),
     "answer": (("grade_id",), ()),
-    "tests": (("grade_id",), ("points", "judge", "grades")),
+    "tests": (("grade_id",), ("points", "judge", "grades", "explain")),
     "reference": (("grade_id", "names"), ()),
 }
 _HEADER = re.compile(r"^# %%(?P<rest>.*)$")
-_SETTING = re.compile(r'\s*(?P<key>\w+)=(?P<value>\[[^\]]*\]|"(?:[^"\\]|\\.)*"|[^\s"\[]+)')
+_KEY = re.compile(r"\s*(?P<key>\w+)=")
+_JSON = json.JSONDecoder()
 
 
 class LessonError(ValueError):
@@ -96,6 +98,7 @@ class GradeCell:
     judge: str = ""  # an answer cell: the judge in autograder/grading/answers.py
     points: float = None  # an answer cell's points; a function cell's come from its checks
     solution: dict = field(default_factory=dict)  # the answer cell's key: {variable: value}
+    explain: dict = field(default_factory=dict)  # a choice question: {wrong letter: why it is wrong}
     where: str = ""  # "file:line" of its header
 
 
@@ -111,14 +114,13 @@ def _settings(rest, where):
         raise LessonError(f"{where}: unknown cell kind {kind!r}; use one of {', '.join(KINDS)}")
     settings, position = {}, 0
     while rest[position:].strip():
-        match = _SETTING.match(rest, position)
+        match = _KEY.match(rest, position)
         if not match:
             raise LessonError(f"{where}: cannot read the settings {rest[position:].strip()!r}; write key=value, values in JSON")
         try:
-            settings[match["key"]] = json.loads(match["value"])
+            settings[match["key"]], position = _JSON.raw_decode(rest, match.end())
         except ValueError:
             raise LessonError(f"{where}: the value of {match['key']} is not JSON; quote strings, e.g. judge=\"order\"") from None
-        position = match.end()
     required, optional = SETTINGS[kind]
     missing = [k for k in required if k not in settings]
     unknown = [k for k in settings if k not in required + optional]
@@ -199,7 +201,7 @@ def lesson_grade_cells(lesson, cells, where):
         if not solution:
             raise LessonError(f"{answer[1]}: the answer cell assigns no value in its solution region")
         found.append(GradeCell(cell.grade_id, lesson.assignment, judge=settings["judge"], points=points,
-                               solution=solution, where=at))
+                               solution=solution, explain=settings.get("explain", {}), where=at))
         answer = None
     return found
 

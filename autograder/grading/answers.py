@@ -19,18 +19,13 @@ from autograder.grading import zoo
 from autograder.sandbox.parent import Sandbox
 from solutions import graph as reference
 
-WRONG_CHOICES = {  # Lesson 1, question 5: why each wrong letter is wrong
-    "A": "a and b are read by the product node, not by z; a node's inputs are the values with an arrow "
-    "straight into it, nothing further back.",
-    "B": "c is a leaf, and a leaf that a node reads is one of that node's inputs like any other value.",
-}
 ASSIGN_ENTRY = "buggy_assign_fan_out"  # the zoo entry whose sweep keeps only the last contribution
 
 
 @dataclass(frozen=True)
 class Judge:
     names: tuple  # the learner's variables it reads
-    judge: object  # ({name: value}, the lesson's solution {name: value}) -> "" when right, else the message
+    judge: object  # ({name: value}, the GradeCell) -> "" when right, else the message
     rule: str  # what the question asks, said the way the lesson says it
 
 
@@ -56,7 +51,7 @@ def _all_names(graph):
     return _leaves(graph) + _nodes(graph)
 
 
-def judge_order(values, _solution=None):
+def judge_order(values, _cell=None):
     order = values["ORDER"]
     nodes = _nodes(ABA_SQUARED)
     if not _is_name_list(order):
@@ -75,7 +70,7 @@ def judge_order(values, _solution=None):
     return ""
 
 
-def judge_inputs_of_q(values, _solution=None):
+def judge_inputs_of_q(values, _cell=None):
     got = values["INPUTS_OF_Q"]
     want = reference.inputs_of(ABA_SQUARED, "q")
     if not _is_name_list(got):
@@ -91,7 +86,7 @@ def judge_inputs_of_q(values, _solution=None):
     return f"INPUTS_OF_Q = {_show(got)}: q reads {len(want)} values directly; list each of them once."
 
 
-def judge_fan_out_node(values, _solution=None):
+def judge_fan_out_node(values, _cell=None):
     got = values["FAN_OUT_NODE"]
     fan_outs = [name for name in _all_names(ABA_SQUARED) if len(reference.users_of(ABA_SQUARED, name)) >= 2]
     if type(got) is not str:
@@ -105,7 +100,7 @@ def judge_fan_out_node(values, _solution=None):
     return f"FAN_OUT_NODE = {got!r} is read {said}. A fan-out is a value with arrows to two different nodes."
 
 
-def judge_edge_count(values, _solution=None):
+def judge_edge_count(values, _cell=None):
     got = values["EDGE_COUNT"]
     want = sum(len(reference.inputs_of(ABA_SQUARED, name)) for name in _nodes(ABA_SQUARED))
     if type(got) is not int:
@@ -118,12 +113,13 @@ def judge_edge_count(values, _solution=None):
     )
 
 
-def judge_choice(values, solution):
+def judge_choice(values, cell):
+    """A multiple-choice answer: the key is the lesson's solution, the reasons its explain= setting."""
     got = values["CHOICE"]
-    if type(got) is str and got == solution["CHOICE"]:
+    if type(got) is str and got == cell.solution["CHOICE"]:
         return ""
-    if type(got) is str and got in WRONG_CHOICES:
-        return f"CHOICE = {got!r}: {WRONG_CHOICES[got]}"
+    if type(got) is str and got in cell.explain:
+        return f"CHOICE = {got!r}: {cell.explain[got]}"
     return f"CHOICE should be one of the strings \"A\", \"B\" or \"C\", but it is {_show(got)}."
 
 
@@ -143,7 +139,7 @@ def assign_sweep():
     return buggy[leaf], first_wrong
 
 
-def judge_assign_instead_of_add(values, _solution=None):
+def judge_assign_instead_of_add(values, _cell=None):
     x, first_wrong = assign_sweep()
     got_x, got_first = values["ASSIGN_X"], values["FIRST_WRONG"]
     problems = []
@@ -199,7 +195,7 @@ def answer_cells():
 
 def verdict(cell, values):
     """The judge's message for one answer cell's values ("" when right)."""
-    return JUDGES[cell.judge].judge(values, cell.solution)
+    return JUDGES[cell.judge].judge(values, cell)
 
 
 def _unread(name, reply, load_errors):

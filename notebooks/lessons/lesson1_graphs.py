@@ -139,7 +139,7 @@ assert EDGE_COUNT >= 0, "a count cannot be negative"
 CHOICE = "C"
 ### END SOLUTION
 
-# %% tests grade_id="answer_multiple_choice" points=1 judge="choice"
+# %% tests grade_id="answer_multiple_choice" points=1 judge="choice" explain={"A": "a and b are read by the product node, not by z; a node's inputs are the values with an arrow straight into it, nothing further back.", "B": "c is a leaf, and a leaf that a node reads is one of that node's inputs like any other value."}
 assert CHOICE in {"A", "B", "C"}, "CHOICE should be one of the strings \"A\", \"B\" or \"C\""
 
 # %% [markdown]
