@@ -21,7 +21,7 @@ from autograder.course.paths import NOTEBOOKS
 from autograder.grading import answers, cellgrades
 from autograder.grading.checks import all_checks
 from autograder.nbgrader import env, hidden_checks
-from autograder.nbgrader.metadata import restore_metadata
+from autograder.course.metadata import restore_metadata
 from autograder.pipeline import demo
 from tests.conftest import finish, nbgrader
 

@@ -2,7 +2,6 @@
 
 hidden_checks.py    the preprocessor that scores grade cells from the hidden checks (in place of Execute)
 hide_hidden_tests.py  the feedback preprocessor that hides hidden tests in test cells only
-metadata.py         a submitted notebook's nbgrader metadata, restored from the release
 course_folder.py    a cohort's grading folder as an nbgrader course, and nbgrader's steps run in it
 env.py              the environment nbgrader runs in
 """

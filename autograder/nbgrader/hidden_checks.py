@@ -14,7 +14,7 @@ cell's outcome as the outputs nbgrader reads scores from (``utils.determine_grad
 
 Grade cells are found by grade id, and the grade ids, points and which cells are
 tests come from the gradebook (the course's source notebooks), not from the
-submitted notebook's own metadata. ``restore_metadata`` (autograder/nbgrader/metadata.py) goes one step further for
+submitted notebook's own metadata. ``restore_metadata`` (autograder/course/metadata.py) goes one step further for
 the batch (autograder/pipeline/batch.py): before nbgrader sees a notebook, it rewrites every
 cell's nbgrader metadata from the release notebook, by grade id, so duplicated or
 edited metadata can neither crash nbgrader nor change a score.

@@ -6,7 +6,7 @@ files). OUT/submitted mirrors it: new and changed files are copied, files gone f
 input are removed. Two things change on the way, never the learner's code:
 
 * each lesson notebook's nbgrader metadata is restored from the release notebook by
-  grade id (autograder.nbgrader.metadata.restore_metadata), so copied cells or edited
+  grade id (autograder.course.metadata.restore_metadata), so copied cells or edited
   points, flags and schema versions can neither crash nbgrader nor change a score;
 * a notebook that cannot be read (not JSON, not UTF-8, too large, no code cells, or
   nothing nbformat can open) is replaced by the release notebook, and its problem is
@@ -24,7 +24,7 @@ from autograder.course.lessons import LESSONS
 from autograder.files import file_sha, write_if_changed
 from autograder.grading.submission import SubmissionError, from_notebook
 from autograder.nbgrader.course_folder import BatchError, remove
-from autograder.nbgrader.metadata import restore_metadata
+from autograder.course.metadata import restore_metadata
 
 
 def scan(source):
