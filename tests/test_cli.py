@@ -13,9 +13,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from autograder.grading import checks
-from autograder.course.lessons import LESSONS
 from autograder.authoring.stubs import stub_source
+from autograder.course.lessons import LESSONS, grade_cells
+from autograder.grading import by_lesson, checks
+from autograder.grading.answers import answer_cells
 from tests.conftest import REFERENCE, ROOT
 
 SOURCE_NOTEBOOKS = [lesson.notebook_path() for lesson in LESSONS]
@@ -39,8 +40,8 @@ def check_id(test_name):
 
 
 def statuses(result, functions):
-    """{check id: status} for the checks of ``functions`` in a results JSON."""
-    found = {check_id(t["name"]): t["status"] for t in result["tests"]}
+    """{check id: status} for the checks of ``functions`` in a results JSON (answer cells left out)."""
+    found = {check_id(t["name"]): t["status"] for t in result["tests"] if not t["name"].endswith("(answer)")}
     return {cid: status for cid, status in found.items() if CHECKS[cid].function in functions}
 
 
@@ -94,14 +95,17 @@ def test_correct_module_scores_full_marks(graded):
 
 
 @pytest.mark.slow
-def test_notebook_grades_like_the_module_for_its_functions(graded):
-    """Lesson 1's notebook earns exactly the module's check results for the functions it defines, nothing for backward."""
+def test_notebook_is_graded_on_its_lessons_grade_cells(graded):
+    """Lesson 1's notebook is graded as `make grade` grades it: its functions' checks, as for the module, and its
+    answer cells, out of the lesson's points; backward, which lesson 1 does not ask for, is not graded."""
     notebook, module = results(graded["notebook"]), results(graded["correct"])
     mine = statuses(notebook, LESSON1_FUNCTIONS)
     assert mine and mine == statuses(module, LESSON1_FUNCTIONS)
-    assert set(statuses(notebook, {"backward"}).values()) == {"failed"}
-    points = sum(CHECKS[cid].points for cid in mine)
-    assert notebook["score"] == pytest.approx(points)
+    assert not statuses(notebook, {"backward"})
+    lesson = {g: p for g, p in by_lesson.lesson_points(LESSONS[0]).items()}
+    answers = [t for t in notebook["tests"] if t["name"].split(" ")[0] in lesson]
+    assert len(answers) == len([c for c in grade_cells().values() if c.judge and c.assignment == LESSONS[0].assignment])
+    assert (notebook["score"], notebook["max_score"]) == (sum(lesson.values()), sum(lesson.values()))
 
 
 @pytest.mark.slow
@@ -115,10 +119,14 @@ def test_fail_under_above_the_score_exits_1(graded):
 
 @pytest.mark.slow
 def test_folder_of_lesson_notebooks_scores_full_marks(graded):
-    """A folder holding both source notebooks grades to full marks."""
+    """A folder holding both source notebooks grades to full marks: each lesson's points, and their total."""
     run = graded["folder"]
     assert run.returncode == 0, run.stderr
-    assert re.search(rf"\b{checks.max_points():g}/{checks.max_points():g}\b", run.stdout.splitlines()[0]), run.stdout
+    total = sum(sum(by_lesson.lesson_points(lesson).values()) for lesson in LESSONS)
+    assert re.search(rf"\b{total:g}/{total:g}\b", run.stdout.splitlines()[0]), run.stdout
+    for lesson in LESSONS:
+        most = sum(by_lesson.lesson_points(lesson).values())
+        assert any(line.strip() == f"{lesson.notebook}: {most:g}/{most:g}" for line in run.stdout.splitlines()), lesson
 
 
 @pytest.mark.slow
@@ -131,7 +139,7 @@ def test_summary_without_json_is_readable(graded):
     assert "both" in first  # the graded folder's name
     for function in ("evaluate", "inputs_of", "users_of", "backward"):
         assert any(line.strip().startswith(f"{function}:") for line in rest), function
-    assert f"all {len(CHECKS)} checks passed" in out
+    assert f"all {len(CHECKS) + len(answer_cells())} checks passed" in out
 
 
 @pytest.mark.slow
@@ -153,8 +161,8 @@ def test_results_json_follows_the_gradescope_schema(graded):
 
 @pytest.mark.parametrize(
     "name, content",
-    [("missing.ipynb", None), ("broken.ipynb", '{"cells": [\n'), ("graph.py", None)],
-    ids=["missing notebook", "invalid JSON notebook", "missing module"],
+    [("missing.ipynb", None), ("broken.ipynb", '{"cells": [\n'), ("graph.py", None), ("no/such/path", None)],
+    ids=["missing notebook", "invalid JSON notebook", "missing module", "missing folder"],
 )
 def test_unreadable_submission_exits_2_naming_file_and_fix(tmp_path, name, content):
     """A path that does not exist or a notebook that is not JSON: exit 2, file and fix on stderr, nothing on stdout."""
@@ -167,3 +175,8 @@ def test_unreadable_submission_exits_2_naming_file_and_fix(tmp_path, name, conte
     assert name in run.stderr
     assert re.search(r"check|save|hand", run.stderr.split(name, 1)[1]), f"no fix suggested: {run.stderr}"
     assert "Traceback" not in run.stderr
+
+
+def test_a_missing_path_says_so(tmp_path):
+    run = grade(tmp_path / "no" / "such" / "path")
+    assert run.returncode == 2 and "no such file or folder" in run.stderr, run.stderr

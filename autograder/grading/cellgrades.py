@@ -172,15 +172,20 @@ def grade_record(chunks, points, notes=(), origin="notebook"):
 
 
 def problem_record(message, points, origin="notebook"):
-    """The record of a notebook that could not be read: every grade cell 0, with the message."""
+    """The record of a notebook that could not be read: every check and grade cell 0, with the message.
+
+    Its results name every check and answer cell, as a graded record does, each failed with the message.
+    """
     from autograder.grading.checks import all_checks
 
     functions = {function_of(g) for g in points} - {""}
     checks = [c for c in all_checks() if c.function in functions]
-    tests = [
-        {"name": f"{g}", "score": 0.0, "max_score": most, "status": "failed", "output": message, "visibility": "visible"}
-        for g, most in points.items()
-    ]
+
+    def failed(name, most):
+        return {"name": name, "score": 0.0, "max_score": most, "status": "failed", "output": message, "visibility": "visible"}
+
+    tests = [failed(f"{c.id} ({c.function})", c.points) for c in checks]
+    tests += [failed(f"{g} (answer)", most) for g, most in points.items() if not function_of(g)]
     return {
         "version": VERSION,
         "origin": origin,

@@ -1,4 +1,4 @@
-"""Grades as Gradescope's results.json schema, and as a readable summary."""
+"""Grades as Gradescope's results.json schema."""
 
 from autograder.grading import feedback
 from autograder.grading.checks import FUNCTIONS
@@ -47,17 +47,3 @@ def results_json(grade):
             for r in grade.results
         ],
     }
-
-
-def summary(grade, verbose=False):
-    """A readable report: the overview, then every failed check's message."""
-    parts = [overview(grade)]
-    failed = [r for r in grade.results if not r.passed]
-    if failed:
-        parts.append(f"{len(failed)} of {len(grade.results)} checks failed:")
-        parts += [feedback.message(r) for r in failed]
-    else:
-        parts.append(f"all {len(grade.results)} checks passed")
-    if verbose:
-        parts += [feedback.message(r) for r in grade.results if r.passed]
-    return "\n\n".join(parts)

@@ -63,8 +63,8 @@ def from_module(path: Path) -> Submission:
     return Submission(origin=path, chunks=[Chunk(path.name, text)])
 
 
-def from_notebook(path: Path, is_test=notebook.is_test_cell) -> Submission:
-    """A notebook's code cells as chunks; ``is_test`` tells the test cells to leave out."""
+def read_notebook_json(path: Path):
+    """A notebook file parsed as JSON (a dict); SubmissionError naming the file and the fix when it cannot be."""
     text = _read_text(path, MAX_NOTEBOOK_BYTES)
     if not text.strip():
         raise SubmissionError(f"{path}: the notebook is empty; save it in JupyterLab (File > Save) and hand it in again")
@@ -77,7 +77,14 @@ def from_notebook(path: Path, is_test=notebook.is_test_cell) -> Submission:
         ) from None
     except (ValueError, RecursionError):  # numbers too long to read, or lists nested too deeply
         raise SubmissionError(f"{path}: not valid notebook JSON; open it in JupyterLab, save it, and hand it in again") from None
-    return from_notebook_json(nb, path, is_test)
+    if not isinstance(nb, dict):
+        raise SubmissionError(f"{path}: not a notebook (the top level is not a JSON object); hand in the .ipynb file")
+    return nb
+
+
+def from_notebook(path: Path, is_test=notebook.is_test_cell) -> Submission:
+    """A notebook's code cells as chunks; ``is_test`` tells the test cells to leave out."""
+    return from_notebook_json(read_notebook_json(path), path, is_test)
 
 
 def from_notebook_json(nb, path, is_test=notebook.is_test_cell) -> Submission:

@@ -1,0 +1,209 @@
+"""Grade a hand-in the way the course grades it: lesson by lesson, with the points `make grade` gives.
+
+A lesson notebook is graded on that lesson's grade cells (its functions' hidden checks
+and its answer cells), after its nbgrader metadata is restored from the course's own
+notebook, exactly as the batch restores it before nbgrader sees it. A folder gives one
+result per lesson notebook it holds, plus the total. A module (exercises/graph.py), or
+code that belongs to no lesson, is graded on the four functions. In a folder, code from
+a module or another notebook joins each lesson's code, and a function the learner wrote
+anywhere wins over an untouched stub.
+"""
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from autograder.course.lessons import LESSONS, grade_cells
+from autograder.course.metadata import restore_metadata
+from autograder.grading import cellgrades, report
+from autograder.grading.checks import points_of
+from autograder.grading.submission import (
+    MODULE_NAMES,
+    Chunk,
+    Submission,
+    SubmissionError,
+    from_module,
+    from_notebook_json,
+    read_notebook_json,
+)
+from exercises import notebook
+from exercises.loader import drop_unwritten_stubs
+
+
+def cell_points(cell):
+    """What a grade cell is worth: its own points, or the total of its function's hidden checks."""
+    return points_of(cell.function) if cell.function else cell.points
+
+
+def lesson_points(lesson):
+    """{grade_id: points} of a lesson's grade cells, in notebook order: the gradebook's numbers."""
+    return {g: cell_points(c) for g, c in grade_cells().items() if c.assignment == lesson.assignment}
+
+
+def lesson_of(nb, filename):
+    """The lesson a notebook belongs to: the one whose grade ids it carries, or whose file name it has; or None."""
+    ids = {notebook.nbgrader_meta(c).get("grade_id") for c in notebook.cells_of(nb) if isinstance(c, dict)}
+    overlap = {lesson: len(ids & set(lesson_points(lesson))) for lesson in LESSONS}
+    best = max(LESSONS, key=lambda lesson: (overlap[lesson], lesson.notebook == filename))
+    if overlap[best] or best.notebook == filename:
+        return best
+    return None
+
+
+def _source_notebook(lesson):
+    return json.loads(lesson.notebook_path().read_text(encoding="utf-8"))
+
+
+@dataclass
+class Part:
+    """One graded part of a hand-in: a lesson notebook, or code graded on the four functions."""
+
+    label: str  # the assignment id, or "functions"
+    origin: str  # the file it came from
+    results: dict  # Gradescope's results.json schema, for this part alone
+
+
+@dataclass
+class CourseGrade:
+    origin: str
+    parts: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def score(self):
+        return round(sum(p.results["score"] for p in self.parts), 4)
+
+    @property
+    def max_score(self):
+        return round(sum(p.results["max_score"] for p in self.parts), 4)
+
+    def by_lesson(self):
+        """{assignment: (score, max score)} for the lesson parts."""
+        return {p.label: (p.results["score"], p.results["max_score"]) for p in self.parts if p.label != "functions"}
+
+
+def _restored(nb, lesson):
+    """The notebook with its nbgrader metadata restored from the course's notebook, as the batch does."""
+    try:
+        return restore_metadata(nb, _source_notebook(lesson))
+    except (KeyError, TypeError, AttributeError, ValueError):  # shapes too odd to restore: grade it as it is
+        return nb
+
+
+def grade_lesson(nb, path, lesson, extra=()):
+    """The record of one lesson notebook (a parsed JSON dict), with ``extra`` chunks from other files."""
+    points = lesson_points(lesson)
+    restored = _restored(nb, lesson)
+    submission = from_notebook_json(restored, path, lambda cell: notebook.nbgrader_meta(cell).get("grade_id") in points)
+    chunks = submission.chunks + list(extra)
+    if extra:
+        chunks = [Chunk(label, code) for label, code in drop_unwritten_stubs([(c.label, c.code) for c in chunks])]
+    return cellgrades.grade_record(chunks, points, submission.notes, Path(path).name)
+
+
+def _functions_part(submission):
+    from autograder.grading.runner import grade  # imported late: it loads Hypothesis and the checks
+
+    graded = grade(submission)
+    return Part("functions", str(submission.origin), report.results_json(graded))
+
+
+def _lesson_part(lesson, path, record):
+    return Part(lesson.assignment, str(path), record["results"])
+
+
+def grade_path(path):
+    """Grade a module, a notebook or a folder; SubmissionError when nothing at all can be graded."""
+    started = time.perf_counter()
+    path = Path(path)
+    if not path.exists() and not path.is_symlink():
+        raise SubmissionError(f"{path}: no such file or folder; check the path")
+    graded = CourseGrade(str(path))
+    if path.is_dir() and not path.is_symlink():
+        _grade_folder(path, graded)
+    elif path.suffix == ".ipynb":
+        nb = read_notebook_json(path)
+        lesson = lesson_of(nb, path.name)
+        if lesson is None:
+            graded.parts.append(_functions_part(from_notebook_json(nb, path)))
+        else:
+            graded.parts.append(_lesson_part(lesson, path, grade_lesson(nb, path, lesson)))
+    elif path.suffix == ".py":
+        graded.parts.append(_functions_part(from_module(path)))
+    else:
+        raise SubmissionError(
+            f"{path}: cannot grade a '{path.suffix or 'extensionless'}' file; hand in a .py module, an .ipynb notebook, or a folder"
+        )
+    graded.seconds = time.perf_counter() - started
+    return graded
+
+
+def _grade_folder(folder, graded):
+    """Each lesson notebook in the folder on its lesson; without one, all the code on the four functions."""
+    notebooks = sorted(p for p in folder.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    modules = sorted(p for p in folder.rglob("*.py") if p.name in MODULE_NAMES)
+    links = [p for p in notebooks + modules if p.is_symlink()]
+    graded.notes += [f"{p}: symbolic link ignored" for p in links]
+    lessons, extra, problems = {}, [], []
+    for path in [p for p in notebooks + modules if not p.is_symlink()]:
+        try:
+            if path.suffix == ".py":
+                extra += from_module(path).chunks
+                continue
+            nb = read_notebook_json(path)
+        except SubmissionError as err:  # one unreadable file does not hide the others
+            lesson = next((l for l in LESSONS if l.notebook == path.name), None)
+            if lesson is not None and lesson.assignment not in lessons:
+                lessons[lesson.assignment] = (lesson, path, None, str(err))
+            else:
+                problems.append(str(err))
+            continue
+        lesson = lesson_of(nb, path.name)
+        if lesson is None or lesson.assignment in lessons:
+            try:
+                extra += from_notebook_json(nb, path).chunks
+            except SubmissionError as err:
+                problems.append(str(err))
+            if lesson is not None:
+                graded.notes.append(f"{path}: a second {lesson.assignment} notebook; its code joins the first one's")
+            continue
+        lessons[lesson.assignment] = (lesson, path, nb, "")
+    if not lessons:
+        if not extra:
+            raise SubmissionError("; ".join(problems) or f"{folder}: no notebook or graph.py found; hand in your lesson "
+                                  "notebook(s) or exercises/graph.py")
+        pairs = drop_unwritten_stubs([(c.label, c.code) for c in extra])
+        submission = Submission(folder, [Chunk(label, code) for label, code in pairs], problems)
+        graded.parts.append(_functions_part(submission))
+        return
+    graded.notes += problems
+    for lesson in LESSONS:  # lesson order
+        if lesson.assignment not in lessons:
+            continue
+        _, path, nb, problem = lessons[lesson.assignment]
+        if problem:
+            record = cellgrades.problem_record(problem, lesson_points(lesson), path.name)
+        else:
+            record = grade_lesson(nb, path, lesson, extra)
+        graded.parts.append(_lesson_part(lesson, path, record))
+
+
+def results_json(graded):
+    """One results.json for the whole hand-in: every part's tests, their scores summed."""
+    if len(graded.parts) == 1 and not graded.notes:
+        results = dict(graded.parts[0].results)
+    else:
+        outputs = [p.results["output"] for p in graded.parts]
+        if len(graded.parts) > 1:
+            outputs.append(f"total: {graded.score:g}/{graded.max_score:g}")
+        outputs += graded.notes
+        results = {
+            "score": graded.score,
+            "max_score": graded.max_score,
+            "output": "\n\n".join(outputs),
+            "tests": [test for p in graded.parts for test in p.results["tests"]],
+        }
+    results["execution_time"] = round(graded.seconds, 3)
+    return results

@@ -1,0 +1,92 @@
+"""The one-submission grader gives exactly what `make grade` gives, lesson by lesson and check by check.
+
+The demo cohort, plus learners made from zoo entries, is graded once by the batch; then every
+learner's folder of hand-ins is graded again, independently, the way `python -m autograder grade`
+grades it. Each learner's score per lesson, their total, and every check's and answer cell's
+points must equal grades.csv and checks.csv.
+"""
+
+import csv
+import io
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from autograder.course.lessons import LESSONS
+from autograder.grading import by_lesson
+from autograder.nbgrader.course_folder import Course
+from autograder.pipeline import batch, demo
+
+pytestmark = pytest.mark.slow
+
+ZOO_LEARNERS = (
+    demo.Learner("zoo1", "assigns at a fan-out; counts 6 edges", code=("buggy_assign_fan_out",), answers={"EDGE_COUNT": 6}),
+    demo.Learner("zoo2", "a recursive sweep", code=("buggy_recursive_dfs",)),
+    demo.Learner("zoo3", "scans the graph for readers at every node", code=("buggy_quadratic_reader_scan",)),
+    demo.Learner("zoo4", "users_of sorted; inputs_of deduplicated", code=("buggy_users_of_sorted", "buggy_inputs_of_dedup")),
+    demo.Learner("zoo5", "evaluate sorts the graph; picks B", code=("buggy_evaluate_sorts_graph",), answers={"CHOICE": "B"}),
+    demo.Learner("zoo6", "correct, with an explicit stack", code=("correct_stack",)),
+    demo.Learner("zoo7", "correct, over an edge list", code=("correct_edge_list",), late=("lesson2_backward",)),
+)
+
+
+def grade_folder(folder):
+    graded = by_lesson.grade_path(folder)
+    results = by_lesson.results_json(graded)
+    return folder.name, graded.by_lesson(), graded.score, {t["name"].split(" ")[0]: t["score"] for t in results["tests"]}
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory):
+    root = tmp_path_factory.mktemp("parity")
+    out, handed_in = root / "out", root / "handed_in"
+    course = Course(out, io.StringIO())
+    course.prepare()
+    demo.build(handed_in, out / "release", course.due_dates(), cohort=demo.COHORT + ZOO_LEARNERS)
+    batch.run(out, submissions=handed_in, stream=io.StringIO())
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        cli = {name: (lessons, total, tests) for name, lessons, total, tests in pool.map(grade_folder, sorted(handed_in.iterdir()))}
+    grades = list(csv.DictReader((out / "grades.csv").open(encoding="utf-8")))
+    checks = {row["student_id"]: row for row in csv.DictReader((out / "checks.csv").open(encoding="utf-8"))}
+    return cli, grades, checks
+
+
+def test_every_learner_graded_by_both(both):
+    cli, _grades, checks = both
+    assert set(cli) == {learner.student_id for learner in demo.COHORT + ZOO_LEARNERS} == set(checks)
+
+
+def test_scores_per_lesson_and_totals_equal_grades_csv(both):
+    """Each learner's score for each lesson handed in, and their total, to the point."""
+    cli, grades, _checks = both
+    batch_scores = {}
+    for row in grades:
+        if row["timestamp"]:  # a row without a timestamp is a lesson the learner did not hand in
+            batch_scores.setdefault(row["student_id"], {})[row["assignment"]] = float(row["score"])
+    for student, (lessons, total, _tests) in cli.items():
+        mine = {assignment: score for assignment, (score, _most) in lessons.items()}
+        assert mine == pytest.approx(batch_scores.get(student, {}), abs=1e-6), student
+        assert total == pytest.approx(sum(batch_scores.get(student, {}).values()), abs=1e-6), student
+
+
+def test_every_check_and_answer_cell_equals_checks_csv(both):
+    """Every hidden check and answer cell: the points the CLI gives equal the batch's checks.csv."""
+    cli, _grades, checks = both
+    for student, (_lessons, _total, tests) in cli.items():
+        row = checks[student]
+        for column, value in row.items():
+            if column == "student_id":
+                continue
+            if value == "":
+                assert column not in tests, (student, column)
+            else:
+                assert tests[column] == pytest.approx(float(value), abs=1e-6), (student, column)
+        assert set(tests) <= set(row), student
+
+
+def test_the_parity_covers_lessons_misconceptions_and_problems(both):
+    """The cohort is not trivially equal: some lesson scores are partial, some zero, some full, and one is unreadable."""
+    cli, _grades, _checks = both
+    scores = [score / most for lessons, _t, _x in cli.values() for score, most in lessons.values()]
+    assert any(s == 1 for s in scores) and any(s == 0 for s in scores) and any(0 < s < 1 for s in scores)
+    assert len({assignment for lessons, _t, _x in cli.values() for assignment in lessons}) == len(LESSONS)
