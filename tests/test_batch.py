@@ -18,7 +18,7 @@ import pytest
 
 from autograder.pipeline import batch
 from autograder.pipeline import demo
-from autograder.authoring.lessons import grade_points
+from autograder.grading.by_lesson import cell_points
 from autograder.course.lessons import LESSONS, grade_cells
 from autograder.grading.checks import all_checks
 from autograder.nbgrader.course_folder import Course
@@ -100,7 +100,7 @@ def feedback_text(out, student, assignment=LESSON1):
 def test_gradebook_holds_every_learner_and_grade_cell(runs):
     """Every hand-in has a score for every grade cell; a partial function cell, a broken and a tampered notebook score right."""
     got = scores(runs.rows1)
-    points = {gid: grade_points(cell) for gid, cell in grade_cells().items()}
+    points = {gid: cell_points(cell) for gid, cell in grade_cells().items()}
     graded1 = [gid for gid in points if (("ada", LESSON1, gid) in got)]
     assert len(graded1) == 8 and all(("ada", LESSON2, gid) in got for gid in ("backward_correct", "answer_assign_instead_of_add"))
     assert all(score is not None for score in got.values())

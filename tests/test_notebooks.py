@@ -19,6 +19,7 @@ from autograder.course.lessons import LESSONS, LessonError, grade_cells
 from autograder.course.lessons import parse as parse_lesson
 from autograder.course.paths import NOTEBOOKS, REFERENCE
 from autograder.grading.answers import JUDGES, verdict
+from autograder.grading.by_lesson import cell_points
 from solutions import graph as reference
 from tests.conftest import finish, nbgrader
 
@@ -240,7 +241,7 @@ def test_grade_cells_and_points_match_the_table():
         graded = [meta(c) for c in read(lesson.notebook_path()).cells if meta(c).get("grade")]
         assert [m["grade_id"] for m in graded] == [g for g, c in table.items() if c.assignment == lesson.assignment]
         for m in graded:
-            assert m["points"] == lessons.grade_points(table[m["grade_id"]])
+            assert m["points"] == cell_points(table[m["grade_id"]])
             assert m["schema_version"] == 3 and not m["solution"] and not m["locked"]
     assert {c.judge for c in table.values() if c.judge} == set(JUDGES) == set(WRONG_ANSWERS)
     assert len([c for c in table.values() if c.judge]) == 6 and len([c for c in table.values() if c.function]) == 4
@@ -390,7 +391,7 @@ def test_release_keeps_every_grade_cell_as_written(released):
         for cell in read(source_path).cells:
             if meta(cell).get("grade"):
                 assert release[cell.id].source == cell.source
-                assert meta(release[cell.id])["points"] == lessons.grade_points(table[cell.id])
+                assert meta(release[cell.id])["points"] == cell_points(table[cell.id])
 
 
 @pytest.mark.slow

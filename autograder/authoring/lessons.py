@@ -24,6 +24,7 @@ from autograder.course.lessons import LESSONS, LessonError, lesson_grade_cells, 
 from autograder.course.markers import BEGIN
 from autograder.course.paths import NOTEBOOKS, REFERENCE
 from autograder.grading.answers import JUDGES
+from autograder.grading.by_lesson import cell_points
 from autograder.grading.checks import FUNCTIONS, points_of
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
@@ -79,11 +80,6 @@ def reference_blocks(text):
 # ---------------------------------------------------------------- notebooks
 
 
-def grade_points(cell):
-    """What a grade cell is worth: its own points, or the total of its function's hidden checks."""
-    return points_of(cell.function) if cell.function else cell.points
-
-
 def check_grade_cell(cell):
     """A LessonError naming what the author forgot about a grade cell, if anything."""
     if cell.function:
@@ -127,7 +123,7 @@ def _cell(spec, index, blocks, graded, where):
             raise LessonError(f"{at}: answer cell {grade_id!r} has no solution region")
         source, metadata = spec.source, _nbgrader(grade_id, solution=True)
     elif spec.kind == "tests":
-        source, metadata = spec.source, _nbgrader(grade_id, points=grade_points(graded[grade_id]))
+        source, metadata = spec.source, _nbgrader(grade_id, points=cell_points(graded[grade_id]))
     else:  # reference
         names = spec.settings["names"]
         if spec.source.strip():
