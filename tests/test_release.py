@@ -414,7 +414,7 @@ def test_learner_pytest_config_and_requirements_match_the_kit():
     assert "testpaths = exercises/tests" in ini and "--strict-markers" in ini
     wanted = [line.strip() for line in (ROOT / "learner" / "requirements.txt").read_text().splitlines()]
     wanted = [line for line in wanted if line and not line.startswith("#")]
-    assert {re.split(r"[<>=]", w)[0] for w in wanted} == {"pytest", "hypothesis", "nbformat", "jupyterlab"}
+    assert {re.split(r"[<>=]", w)[0] for w in wanted} == {"pytest", "hypothesis", "nbformat", "jupyterlab", "nbgrader"}
     assert set(wanted) <= set(kit["project"]["dependencies"])
 
 
