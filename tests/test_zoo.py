@@ -7,6 +7,7 @@ from autograder.grading import zoo
 from tests.zoo_grades import all_grades
 
 ENTRIES = zoo.entries()
+CHECK_FUNCTION = {c.id: c.function for c in checks.all_checks()}
 BUGGY = [e for e in ENTRIES if e.kind == "buggy"]
 CORRECT = [e for e in ENTRIES if e.kind == "correct"]
 pytestmark = pytest.mark.slow
@@ -65,6 +66,33 @@ def test_buggy_loses_points_in_its_family(entry):
     assert total(grades) < checks.max_points(), f"{entry.name} ({entry.description}) earned full marks"
     missing = set(entry.fails) - failed_families(grades)
     assert not missing, f"{entry.name}: families {sorted(missing)} did not fail; failed: {sorted(failed_families(grades))}"
+
+
+@pytest.mark.parametrize("entry", BUGGY, ids=[e.name for e in BUGGY])
+def test_buggy_loses_points_only_in_the_families_it_names(entry):
+    """One misconception costs points in its own families, in finite_difference_agreement, and in a family listed
+    in ALSO with the reason the two cannot be told apart: nowhere else."""
+    extra = failed_families(all_grades()[entry.name]) - entry.allowed()
+    assert not extra, f"{entry.name} ({entry.description}) also lost points in {sorted(extra)}"
+
+
+ZERO = [e for e in BUGGY if e.scores_zero]
+
+
+@pytest.mark.parametrize("entry", ZERO, ids=[e.name for e in ZERO])
+def test_an_answer_that_ignores_its_input_earns_nothing(entry):
+    """[], {}, zeros or the input handed back: every check of the function has a case such an answer gets wrong."""
+    mine = {cid: score for cid, (score, _p, _s, _m) in all_grades()[entry.name].items() if CHECK_FUNCTION[cid] == entry.function}
+    assert mine and not any(mine.values()), {cid: s for cid, s in mine.items() if s}
+
+
+def test_every_function_has_answers_that_ignore_their_input():
+    assert {e.function for e in ZERO} == set(checks.FUNCTIONS)
+
+
+def test_assign_instead_of_add_costs_only_its_family():
+    """The lesson's central misconception loses points in fan_out_accumulation and finite_difference_agreement only."""
+    assert failed_families(all_grades()["buggy_assign_fan_out"]) == {"fan_out_accumulation", "finite_difference_agreement"}
 
 
 @pytest.mark.parametrize("entry", BUGGY, ids=[e.name for e in BUGGY])

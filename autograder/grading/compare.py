@@ -80,14 +80,15 @@ _ANSWERS = {}  # id(case) -> (case, answer), for the large fixed cases every sub
 LARGE = 1000
 
 
-def reference_answer(case):
-    cached = _ANSWERS.get(id(case))
-    if cached and cached[0] is case:
-        return cached[1]
-    answer = getattr(reference, case.fn)(*as_tuples(case.args), **case.kwargs)
-    if len(case.args[0]) > LARGE:
-        _ANSWERS[id(case)] = (case, answer)
-    return answer
+def reference_answer(case, keep=4096):
+    """The reference's answer for `case` (shared: never change it), computed once for the `keep` latest cases."""
+    cached = _ANSWERS.pop(id(case), None)
+    if cached is None or cached[0] is not case:
+        cached = (case, getattr(reference, case.fn)(*as_tuples(case.args), **case.kwargs))
+        while len(_ANSWERS) >= keep:
+            del _ANSWERS[next(iter(_ANSWERS))]  # the one used longest ago
+    _ANSWERS[id(case)] = cached  # the latest used last
+    return cached[1]
 
 
 def no_answer(case, reply):
@@ -122,6 +123,17 @@ def sweep_order(case):
 
 
 def compare_dicts(case, got, want):
+    """None when got is right, else the first wrong name (sweep order) or a sentence about the names.
+
+    A case with ``judged`` names compares those entries only: the other names, and which names
+    are reported at all, are another family's rule.
+    """
+    if case.judged:
+        want = {name: want[name] for name in case.judged}
+        missing = [name for name in want if name not in got]
+        if missing:
+            return f"the result has no entry for {_short(missing)}"
+        got = {name: got[name] for name in want}
     if got == want:
         return None
     missing = [name for name in want if name not in got]
@@ -132,7 +144,7 @@ def compare_dicts(case, got, want):
         return f"the result has entries for names that are not in the graph: {_short(extra)}"
     order = sweep_order(case) if case.fn == "backward" else list(want)
     for name in order:
-        if not close(got[name], want[name]):
+        if name in want and not close(got[name], want[name]):
             return name
     return None
 
@@ -207,9 +219,47 @@ def judge_valueerror_named(check, case, reply):
     return None
 
 
+def anchor(case):
+    """The one entry a property family checks the value of, so that no constant answer passes it.
+
+    backward: the output's first input, whose gradient is one local slope of the output's op
+    (every sweep that starts at the output gets it right, whatever else it gets wrong);
+    evaluate: the first node, one op applied to leaves.
+    """
+    graph = case.args[0]
+    if case.fn == "backward":
+        output = case.kwargs.get("output") or graph[-1][0]
+        return next(inputs[0] for name, _op, inputs in graph if name == output)
+    return graph[0][0]
+
+
+def judge_returns(check, case, reply):
+    """A property family's bar on the answer: a plain dict naming every node, right at the anchor entry.
+
+    deep_graph, linear_time and no_mutation judge their property, not the numbers: the value families do.
+    """
+    failure = no_answer(case, reply)
+    if failure:
+        return failure
+    if isinstance(reference_answer(case), list):  # inputs_of and users_of: the list itself
+        return judge_reference(check, case, reply)
+    try:
+        got = as_number_dict(reply.get("value"))
+    except NotPlain as err:
+        return Failure(case, f"{case.fn} {err}")
+    missing = [name for name, _op, _inputs in case.args[0] if name not in got]
+    if missing:
+        return Failure(case, f"the result has no entry for the node(s) {_short(missing)}", got=got)
+    name, want = anchor(case), reference_answer(case)[anchor(case)]
+    if not close(got[name], want):
+        what = f"dL/d{name}" if case.fn == "backward" else f"the value of {name}"
+        return Failure(case, f"expected {what} = {want!r}, got {got[name]!r}", got=got)
+    return None
+
+
 def judge_unchanged(check, case, reply):
-    """The answer is right and the arguments are as they were: leaving them alone earns nothing on its own."""
-    failure = judge_reference(check, case, reply)
+    """The arguments are as they were, and the call answered (see judge_returns): leaving them alone earns nothing on its own."""
+    failure = judge_returns(check, case, reply)
     if failure:
         return failure
     after = reply.get("args_after")
@@ -247,6 +297,7 @@ def judge_finite_differences(check, case, reply):
 
 JUDGES = {
     "reference": judge_reference,
+    "returns": judge_returns,
     "valueerror": judge_valueerror,
     "valueerror_named": judge_valueerror_named,
     "unchanged": judge_unchanged,

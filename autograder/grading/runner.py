@@ -122,7 +122,7 @@ class Runner:
                 if reply.get("status") == "timeout":
                     best = reply["wall_seconds"]
                     break
-                failure = JUDGES["reference"](check, case, reply)
+                failure = JUDGES["returns"](check, case, reply)
                 if failure:
                     return failure
                 spent = reply.get("cpu_seconds", reply["wall_seconds"])

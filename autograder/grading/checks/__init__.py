@@ -42,6 +42,7 @@ class Case:
     flags: dict = field(default_factory=dict)  # return_args, mutate_result
     seconds: float = 0.0  # wall clock for the call; 0 means the sandbox default
     expect: str = ""  # judge for this case alone; "" means the check's own
+    judged: tuple = ()  # backward: the only names whose gradients this case judges; () means every name
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,8 @@ def call(fn, graph, *rest, label="", **kwargs):
     flags = kwargs.pop("flags", {})
     seconds = kwargs.pop("seconds", 0.0)
     expect = kwargs.pop("expect", "")
-    return Case(fn, (as_json_graph(graph), *rest), kwargs, label, flags, seconds, expect)
+    judged = tuple(kwargs.pop("judged", ()))
+    return Case(fn, (as_json_graph(graph), *rest), kwargs, label, flags, seconds, expect, judged)
 
 
 def backward_call(graph, leaves, output=None, label="", **extra):
@@ -81,6 +83,18 @@ def backward_call(graph, leaves, output=None, label="", **extra):
     values = reference.evaluate(graph, leaves)
     kwargs = {} if output is None else {"output": output}
     return call("backward", graph, values, label=label, **kwargs, **extra)
+
+
+def sweep_call(graph, leaves, label="", **extra):
+    """A backward Case that judges only what a value family is about: the gradients below the output.
+
+    The output is passed explicitly (the last node), and the output's own entry is not judged:
+    choosing the output, its entry of 1.0 and the names reported are backward_every_name's rule,
+    so a misconception about them costs points there, not in every family.
+    """
+    output = graph[-1][0]
+    judged = [name for name in reference.evaluate(graph, leaves) if name != output]
+    return backward_call(graph, leaves, output=output, label=label, judged=judged, **extra)
 
 
 def chain(length, leaf="x"):

@@ -1,14 +1,15 @@
 """backward returns every name in values: 1.0 for the output, 0.0 where L does not depend on it."""
 
-from autograder.course.examples import DIAMOND, ABC_SQUARED
 from autograder.grading.checks import Check, backward_call
 
 RULE = (
     "backward returns a new dict mapping every name in values to dL/d(name), where L is output (default: the "
     "last node); names L does not depend on get 0.0; L's own entry is 1.0."
 )
-
-AFTER = ABC_SQUARED + [("late", "neg", ["L"])]
+# Sums one step from the leaves: every gradient is 1.0 or 0.0, so only which names are reached, and how the
+# output is chosen, decide the answer. Slopes, fan-out and sweep order are other families' business.
+TWO_SUMS = [("u", "add", ["a", "b"]), ("L", "add", ["c", "d"])]
+LEAVES = {"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0}
 
 CHECKS = [
     Check(
@@ -17,7 +18,7 @@ CHECKS = [
         2,
         RULE,
         "reference",
-        cases=(backward_call(ABC_SQUARED, {"a": 2, "b": 3, "c": 1}, label="L = (a*b + c)**2 with no output given"),),
+        cases=(backward_call(TWO_SUMS, LEAVES, label="u = a + b, L = c + d, no output given"),),
     ),
     Check(
         "backward_every_name/unreached_zero",
@@ -26,13 +27,11 @@ CHECKS = [
         RULE,
         "reference",
         cases=(
-            backward_call([("y", "neg", ["u"])], {"u": 1.0, "spare": 2.0}, label="a leaf no node reads"),
-            backward_call(AFTER, {"a": 2, "b": 3, "c": 1}, output="L", label="a node listed after the output L"),
-            backward_call(
-                [("p", "mul", ["a", "b"]), ("q", "neg", ["c"]), ("y", "add", ["p", "a"])],
-                {"a": 1.0, "b": 2.0, "c": 3.0},
-                label="a node (q) the output never reads",
-            ),
+            backward_call([("y", "add", ["u", "v"])], {"u": 1.0, "v": 2.0, "spare": 2.0}, label="a leaf no node reads"),
+            backward_call([("L", "add", ["a", "b"]), ("late", "add", ["L", "c"])], {"a": 1.0, "b": 2.0, "c": 3.0},
+                          output="L", label="a node listed after the output L"),
+            backward_call([("q", "add", ["c", "e"]), ("y", "add", ["a", "b"])], {"a": 1.0, "b": 2.0, "c": 3.0, "e": 4.0},
+                          label="a node (q) the output never reads"),
         ),
     ),
     Check(
@@ -42,8 +41,8 @@ CHECKS = [
         RULE,
         "reference",
         cases=(
-            backward_call(DIAMOND, {"x": 2}, output="t", label="the worked example with output='t'"),
-            backward_call(ABC_SQUARED, {"a": 2, "b": 3, "c": 1}, output="p", label="L = (a*b + c)**2 with output='p'"),
+            backward_call(TWO_SUMS, LEAVES, output="u", label="u = a + b, L = c + d, with output='u'"),
+            backward_call(TWO_SUMS + [("M", "add", ["u", "L"])], LEAVES, output="L", label="M = u + L, with output='L'"),
         ),
     ),
 ]

@@ -1,12 +1,14 @@
 """backward adds one contribution per edge: fan-outs and repeated inputs receive the sum."""
 
-from autograder.course.examples import DIAMOND, ABA_SQUARED, ABC_SQUARED
-from autograder.grading.checks import Check, backward_call
+from autograder.course.examples import DIAMOND
+from autograder.grading.checks import Check, sweep_call
 
 RULE = (
     "backward adds one contribution per edge: a value read by several nodes, or twice by one node, receives "
     "the sum of all contributions."
 )
+# Only sums and squares by mul(v, v) appear here: their local slopes have no misconception of their own in the
+# zoo, so a wrong slope costs points in local_slopes, not here.
 
 CHECKS = [
     Check(
@@ -15,7 +17,7 @@ CHECKS = [
         4,
         RULE,
         "reference",
-        cases=(backward_call(DIAMOND, {"x": 2}, label="the worked example x=2 (dL/dx = 128)"),),
+        cases=(sweep_call(DIAMOND, {"x": 2}, label="the worked example x=2 (dL/dx = 128)"),),
     ),
     Check(
         "fan_out_accumulation/several_readers",
@@ -24,10 +26,14 @@ CHECKS = [
         RULE,
         "reference",
         cases=(
-            backward_call(ABA_SQUARED, {"a": 2.0, "b": 3.0}, label="L = (a*b + a)**2: a feeds p and q"),
-            backward_call(
-                [("u", "neg", ["w"]), ("v", "sq", ["w"]), ("s", "add", ["u", "v"]), ("y", "mul", ["s", "w"])],
-                {"w": 1.5},
+            sweep_call(
+                [("p", "add", ["a", "b"]), ("q", "add", ["p", "a"]), ("L", "mul", ["q", "q"])],
+                {"a": 2.0, "b": 3.0},
+                label="L = (a + b + a)**2: a feeds p and q",
+            ),
+            sweep_call(
+                [("u", "add", ["w", "k"]), ("v", "mul", ["w", "w"]), ("s", "add", ["u", "v"]), ("y", "add", ["s", "w"])],
+                {"w": 1.5, "k": 0.5},
                 label="w read by three different nodes",
             ),
         ),
@@ -39,9 +45,13 @@ CHECKS = [
         RULE,
         "reference",
         cases=(
-            backward_call([("y", "mul", ["x", "x"])], {"x": 3.0}, label="y = x*x"),
-            backward_call([("y", "add", ["x", "x"])], {"x": 3.0}, label="y = x + x"),
-            backward_call(ABC_SQUARED + [("M", "mul", ["L", "L"])], {"a": 2, "b": 3, "c": 1}, label="M = L*L after L = (a*b+c)**2"),
+            sweep_call([("y", "mul", ["x", "x"])], {"x": 3.0}, label="y = x*x"),
+            sweep_call([("y", "add", ["x", "x"])], {"x": 3.0}, label="y = x + x"),
+            sweep_call(
+                [("z", "add", ["a", "b"]), ("L", "mul", ["z", "z"]), ("M", "add", ["L", "L"])],
+                {"a": 2, "b": 3},
+                label="M = L + L after L = z*z",
+            ),
         ),
     ),
 ]

@@ -40,6 +40,7 @@ CHECKS = [
         cases=(
             call("inputs_of", ABA_SQUARED, "a", label="the leaf a"),
             call("inputs_of", ABA_SQUARED, "nowhere", label="a name not in the graph"),
+            call("inputs_of", ABA_SQUARED, "L", label="L = q**2 (so [] for everything is wrong)"),
         ),
     ),
     Check(

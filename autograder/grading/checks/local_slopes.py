@@ -2,7 +2,7 @@
 
 import math
 
-from autograder.grading.checks import Check, backward_call
+from autograder.grading.checks import Check, sweep_call
 
 RULE = (
     "backward uses the local slopes of every op (tanh's slope is 1 - out**2, read from the node's own value; "
@@ -12,7 +12,7 @@ RULE = (
 
 def one_op(op, *values):
     names = ["u", "v"][: len(values)]
-    return backward_call([("y", op, names)], dict(zip(names, values)), label=f"y = {op}({', '.join(names)}) at {values}")
+    return sweep_call([("y", op, names)], dict(zip(names, values)), label=f"y = {op}({', '.join(names)}) at {values}")
 
 
 CHECKS = [

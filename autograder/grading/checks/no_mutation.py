@@ -1,9 +1,13 @@
 """evaluate, inputs_of and backward leave their arguments as they were."""
 
-from autograder.course.examples import DIAMOND, ABC_SQUARED
+from autograder.course.examples import ABC_SQUARED
 from autograder.grading.checks import Check, backward_call, call
 
 KEEP = {"return_args": True}
+# The property alone is judged (judge_unchanged): the arguments after the call, and an answer that names every
+# node and gets one anchor entry right, so that a constant answer earns nothing. The anchors here are sums.
+SUM = ABC_SQUARED[:2]  # z = a*b + c
+SUM_AGAIN = SUM + [("L", "add", ["z", "c"])]
 
 CHECKS = [
     Check(
@@ -21,8 +25,8 @@ CHECKS = [
         "backward does not modify its arguments.",
         "unchanged",
         cases=(
-            backward_call(DIAMOND, {"x": 2}, label="the worked example x=2", flags=KEEP),
-            backward_call(ABC_SQUARED, {"a": 2, "b": 3, "c": 1}, output="z", label="L = (a*b + c)**2, output='z'", flags=KEEP),
+            backward_call(SUM, {"a": 2, "b": 3, "c": 1}, output="z", label="z = a*b + c", flags=KEEP),
+            backward_call(SUM_AGAIN, {"a": 2, "b": 3, "c": 1}, output="L", label="L = z + c after z = a*b + c", flags=KEEP),
         ),
     ),
 ]

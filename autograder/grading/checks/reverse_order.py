@@ -1,18 +1,25 @@
 """backward sweeps the graph once, in reverse of the listed order."""
 
-from autograder.course.examples import DIAMOND
-from autograder.grading.checks import Check, backward_call
+from autograder.grading.checks import Check, sweep_call
 
 RULE = "backward sweeps the graph once in reverse of the listed order."
+# Chains without fan-out, of sums and of relus away from their kink: a sweep in the wrong order gets them wrong,
+# and no other misconception does. A relu of a negative value passes no gradient on, so no constant answer passes.
 
 CHECKS = [
     Check(
-        "reverse_order/worked_example",
+        "reverse_order/branches",
         "backward",
         3,
         RULE,
         "reference",
-        cases=(backward_call(DIAMOND, {"x": 2}, label="the worked example x=2 (a forward sweep gives 0 for x)"),),
+        cases=(
+            sweep_call(
+                [("a", "add", ["x", "c"]), ("b", "relu", ["a"]), ("n", "relu", ["k"]), ("L", "add", ["b", "n"])],
+                {"x": 0.5, "c": 1.25, "k": -2.0},
+                label="two branches summed; a forward sweep gives 0 for x",
+            ),
+        ),
     ),
     Check(
         "reverse_order/long_chain",
@@ -21,10 +28,11 @@ CHECKS = [
         RULE,
         "reference",
         cases=(
-            backward_call(
-                [("u", "sq", ["x"]), ("v", "neg", ["u"]), ("w", "tanh", ["v"]), ("y", "mul", ["w", "x"])],
-                {"x": 0.5},
-                label="x -> u -> v -> w -> y, with x read again at the end",
+            sweep_call(
+                [("u", "add", ["x", "c"]), ("v", "relu", ["u"]), ("w", "add", ["v", "d"]), ("z", "relu", ["m"]),
+                 ("y", "add", ["w", "z"])],
+                {"x": 0.5, "c": 0.5, "d": 1.0, "m": -1.0},
+                label="x -> u -> v -> w -> y, and a relu that passes nothing on",
             ),
         ),
     ),

@@ -4,6 +4,7 @@ from autograder.course.examples import DIAMOND
 from autograder.grading.checks import Check, call
 
 RULE = "users_of(graph, name) lists each node that reads name once, even when it reads the value twice."
+# Each name asked about has one reader, which reads it twice: order and completeness are users_of_order's.
 
 CHECKS = [
     Check(
@@ -18,7 +19,7 @@ CHECKS = [
         ),
     ),
     Check(
-        "users_of_dedup/repeated_and_shared",
+        "users_of_dedup/twice_by_its_reader",
         "users_of",
         4,
         RULE,
@@ -26,9 +27,9 @@ CHECKS = [
         cases=(
             call(
                 "users_of",
-                [("k", "mul", ["w", "w"]), ("m", "add", ["k", "w"]), ("r", "sub", ["w", "w"])],
+                [("m", "add", ["v", "u"]), ("k", "mul", ["w", "w"]), ("r", "sub", ["v", "k"])],
                 "w",
-                label="w read twice by k, once by m, twice by r",
+                label="w read twice by k, its only reader",
             ),
         ),
     ),

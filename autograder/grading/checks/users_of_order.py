@@ -28,6 +28,7 @@ CHECKS = [
         cases=(
             call("users_of", ABA_SQUARED, "L", label="the output L"),
             call("users_of", ABA_SQUARED, "nowhere", label="a name not in the graph"),
+            call("users_of", ABA_SQUARED, "p", label="p, read by q alone (so [] for everything is wrong)"),
         ),
     ),
 ]

@@ -7,8 +7,12 @@ appended after the stub source (where every body raises NotImplementedError).
 
 Each file starts with a one-line docstring, then ``FUNCTION`` (the function the
 misconception lives in, None for correct files) and ``FAILS`` (the hidden-check
-families that must fail for it). Metadata is read with ``ast``; the files are
-never imported on their own.
+families that must fail for it). A misconception may cost points only in those
+families and in finite_difference_agreement, which catches every wrong gradient;
+where another family is truly entangled with it, ``ALSO`` maps that family to the
+reason. ``SCORES_ZERO = True`` marks an answer that ignores its input ([], {}, zeros,
+the input handed back): it must earn nothing at all on its function. Metadata is read
+with ``ast``; the files are never imported on their own.
 """
 
 import ast
@@ -30,6 +34,12 @@ class Entry:
     function: str | None
     fails: tuple
     path: Path
+    also: dict = None  # {family: why this misconception cannot help failing it too}
+    scores_zero: bool = False  # an answer that ignores the input: it must earn nothing on its function
+
+    def allowed(self):
+        """The families this entry may lose points in."""
+        return set(self.fails) | set(self.also or {}) | {"finite_difference_agreement"}
 
 
 def _entry(path):
@@ -38,7 +48,7 @@ def _entry(path):
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
-            if isinstance(target, ast.Name) and target.id in ("FUNCTION", "FAILS"):
+            if isinstance(target, ast.Name) and target.id in ("FUNCTION", "FAILS", "ALSO", "SCORES_ZERO"):
                 meta[target.id] = ast.literal_eval(node.value)
     kind = path.stem.split("_", 1)[0]
     doc = (ast.get_docstring(tree) or "").strip()
@@ -49,8 +59,11 @@ def _entry(path):
         function=meta.get("FUNCTION"),
         fails=tuple(meta.get("FAILS", ())),
         path=path,
+        also=dict(meta.get("ALSO", {})),
+        scores_zero=bool(meta.get("SCORES_ZERO", False)),
     )
-    problems = [f for f in entry.fails if f not in FAMILIES]
+    problems = [f for f in list(entry.fails) + list(entry.also) if f not in FAMILIES]
+    problems += [f"ALSO[{f!r}] gives no reason" for f, why in entry.also.items() if not (isinstance(why, str) and why.strip())]
     if not entry.description:
         problems.append("no docstring")
     if kind == "buggy" and (entry.function not in FUNCTIONS or not entry.fails):

@@ -2,6 +2,11 @@
 
 FUNCTION = "backward"
 FAILS = ["fan_out_accumulation", "finite_difference_agreement"]
+ALSO = {
+    'backward_every_name': (
+        'Without the gradient arriving at a node, a node the output does not depend on still passes contributions on, so names that should get 0.0 do not.'
+    ),
+}
 
 
 def backward(graph, values, output=None):

@@ -2,6 +2,23 @@
 
 FUNCTION = "backward"
 FAILS = ["local_slopes", "fan_out_accumulation", "finite_difference_agreement"]
+ALSO = {
+    'backward_every_name': (
+        'Every contribution is multiplied by a forward value instead of a gradient, so every number the sweep produces is wrong: no family that checks a number can pass.'
+    ),
+    'deep_graph': (
+        'Every contribution is multiplied by a forward value instead of a gradient, so every number the sweep produces is wrong: no family that checks a number can pass.'
+    ),
+    'linear_time': (
+        'Every contribution is multiplied by a forward value instead of a gradient, so every number the sweep produces is wrong: no family that checks a number can pass.'
+    ),
+    'no_mutation': (
+        'Every contribution is multiplied by a forward value instead of a gradient, so every number the sweep produces is wrong: no family that checks a number can pass.'
+    ),
+    'reverse_order': (
+        'Every contribution is multiplied by a forward value instead of a gradient, so every number the sweep produces is wrong: no family that checks a number can pass.'
+    ),
+}
 
 
 def backward(graph, values, output=None):
