@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from autograder.course.examples import ABA_SQUARED, DIAMOND, DIAMOND_LEAVES
 from autograder.course.lessons import grade_cells
 from autograder.grading import zoo
+from autograder.grading.compare import short
 from autograder.sandbox.parent import Sandbox
 from solutions import graph as reference
 
@@ -30,8 +31,7 @@ class Judge:
 
 
 def _show(value):
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+    return short(value, 80)
 
 
 def _is_name_list(value):
@@ -143,7 +143,7 @@ def judge_assign_instead_of_add(values, _cell=None):
     x, first_wrong = assign_sweep()
     got_x, got_first = values["ASSIGN_X"], values["FIRST_WRONG"]
     problems = []
-    if type(got_x) not in (int, float):
+    if type(got_x) not in (int, float) or abs(got_x) > 1e300 or not math.isfinite(got_x):
         problems.append(f"ASSIGN_X should be a number, but it is {_show(got_x)}.")
     elif not math.isclose(got_x, x, rel_tol=1e-9, abs_tol=1e-9):
         right_x = reference.backward(DIAMOND, reference.evaluate(DIAMOND, DIAMOND_LEAVES))["x"]
@@ -194,8 +194,12 @@ def answer_cells():
 
 
 def verdict(cell, values):
-    """The judge's message for one answer cell's values ("" when right)."""
-    return JUDGES[cell.judge].judge(values, cell)
+    """The judge's message for one answer cell's values ("" when right); never raises, whatever the values."""
+    try:
+        return JUDGES[cell.judge].judge(values, cell)
+    except Exception as err:  # noqa: BLE001 - a value shaped like nothing the judge foresaw
+        names = ", ".join(JUDGES[cell.judge].names)
+        return f"{names} could not be judged ({type(err).__name__}): set it to a value of the kind the question asks for."
 
 
 def _unread(name, reply, load_errors):

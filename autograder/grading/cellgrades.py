@@ -89,9 +89,12 @@ def _function_cell(results, most, problems):
     failed = [r for r in results if not r.passed]
     lines = [f"hidden checks: {earned:g}/{possible:g} points, {len(results) - len(failed)} of {len(results)} passed"]
     lines += [f"  {'passed' if r.passed else 'FAILED'}  {r.check.id} ({r.score:g}/{r.check.points:g})" for r in results]
+    for misconception, ids in feedback.misconceptions(results):
+        lines += ["", f"likely misconception: {misconception}", f"  it cost: {', '.join(ids)}"]
     if failed and problems:
         lines += ["", "problems while running your notebook's code:"] + [f"  {p}" for p in problems]
-    errors = [{"name": r.check.id, "summary": r.failure.summary, "message": feedback.message(r)} for r in failed]
+    said = feedback.messages(results)
+    errors = [{"name": r.check.id, "summary": r.failure.summary, "message": said[r.check.id]} for r in failed]
     return {"score": score, "max": most, "summary": "\n".join(lines), "errors": errors}
 
 

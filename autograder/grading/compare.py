@@ -6,6 +6,7 @@ right, or a Failure that says what was expected and what came back.
 """
 
 import copy
+import functools
 import math
 import re
 import sys
@@ -44,12 +45,12 @@ def as_number_dict(value):
     if all(type(k) is str for k in value) and all(type(v) is float or is_number(v) for v in value.values()):
         return value
     key, number = next((k, v) for k, v in value.items() if type(k) is not str or not is_number(v))
-    raise NotPlain(f"returned a dict whose entry {_short(key)}: {_short(number)} is not a name mapped to a number")
+    raise NotPlain(f"returned a dict whose entry {short(key)}: {short(number)} is not a name mapped to a number")
 
 
 def as_name_list(value):
     if type(value) is not list or not all(type(v) is str for v in value):
-        raise NotPlain(f"should return a list of names, but returned {_kind(value)}: {_short(value)}")
+        raise NotPlain(f"should return a list of names, but returned {_kind(value)}: {short(value)}")
     return value
 
 
@@ -59,9 +60,15 @@ def _kind(value):
     )
 
 
-def _short(value, limit=160):
-    text = repr(value)
+def short(value, limit=160):
+    """repr(value), cut to ``limit`` characters: learner data is never quoted in full."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an int with too many digits to print, or lists nested too deeply
+        return f"a {type(value).__name__} too large to show"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 
 
 def close(got, want, rel=REL_TOL, abs_=ABS_TOL):
@@ -98,10 +105,12 @@ def no_answer(case, reply):
         return None
     fn = case.fn
     if status == "raised":
-        error = reply.get("error") or {}
-        where = f" ({error.get('where')})" if error.get("where") else ""
-        summary = f"{fn} raised {error.get('type')}: {_short(error.get('message', ''), 200)}{where}"
-        return Failure(case, summary, status=status, error_type=str(error.get("type", "")))
+        error = reply.get("error") if isinstance(reply.get("error"), dict) else {}
+        kind = error.get("type") if isinstance(error.get("type"), str) else "an exception"
+        where = f" ({error['where'][:120]})" if isinstance(error.get("where"), str) and error["where"] else ""
+        message = error.get("message") if isinstance(error.get("message"), str) else ""
+        said = f": {message[:200]}" if message.strip() else ""
+        return Failure(case, f"{fn} raised {kind[:60]}{said}{where}", status=status, error_type=kind[:60])
     text = {
         "missing": f"your code defines no function {fn}",
         "timeout": f"{fn} did not return within {reply.get('seconds', 0):.0f} s (an endless loop, or far too slow)",
@@ -132,16 +141,16 @@ def compare_dicts(case, got, want):
         want = {name: want[name] for name in case.judged}
         missing = [name for name in want if name not in got]
         if missing:
-            return f"the result has no entry for {_short(missing)}"
+            return f"the result has no entry for {short(missing)}"
         got = {name: got[name] for name in want}
     if got == want:
         return None
     missing = [name for name in want if name not in got]
     if missing:
-        return f"the result has no entry for {_short(missing)}"
+        return f"the result has no entry for {short(missing)}"
     extra = [name for name in got if name not in want]
     if extra:
-        return f"the result has entries for names that are not in the graph: {_short(extra)}"
+        return f"the result has entries for names that are not in the graph: {short(extra)}"
     order = sweep_order(case) if case.fn == "backward" else list(want)
     for name in order:
         if name in want and not close(got[name], want[name]):
@@ -182,7 +191,7 @@ def judge_valueerror(check, case, reply):
             got = as_number_dict(reply.get("value"))
         except NotPlain:
             got = None
-        return Failure(case, f"expected ValueError, but evaluate returned {_short(reply.get('value'))}", got=got)
+        return Failure(case, f"expected ValueError, but evaluate returned {short(reply.get('value'))}", got=got)
     failure = no_answer(case, reply)
     if status == "raised":
         failure.summary = f"expected ValueError, but {failure.summary}"
@@ -211,7 +220,7 @@ def judge_valueerror_named(check, case, reply):
     if unnamed:
         return Failure(
             case,
-            f"evaluate raised ValueError({_short(message, 120)}), but the message should name the node "
+            f"evaluate raised ValueError({short(message, 120)}), but the message should name the node "
             f"{node!r} and the missing name {name!r}",
             status="raised",
             error_type="ValueError",
@@ -249,7 +258,7 @@ def judge_returns(check, case, reply):
         return Failure(case, f"{case.fn} {err}")
     missing = [name for name, _op, _inputs in case.args[0] if name not in got]
     if missing:
-        return Failure(case, f"the result has no entry for the node(s) {_short(missing)}", got=got)
+        return Failure(case, f"the result has no entry for the node(s) {short(missing)}", got=got)
     name, want = anchor(case), reference_answer(case)[anchor(case)]
     if not close(got[name], want):
         what = f"dL/d{name}" if case.fn == "backward" else f"the value of {name}"
@@ -295,11 +304,28 @@ def judge_finite_differences(check, case, reply):
     return None
 
 
+def never_raises(judge):
+    """``judge``, made total: an answer shaped like nothing it foresaw fails that check instead of stopping grading."""
+
+    @functools.wraps(judge)
+    def judged(check, case, reply):
+        try:
+            return judge(check, case, reply)
+        except Exception as err:  # noqa: BLE001 - whatever the learner's answer made the judge trip over
+            return Failure(case, f"{case.fn}'s answer could not be judged ({type(err).__name__}); it should hold "
+                                 "plain numbers and names, in the lists and dicts the instructions describe")
+
+    return judged
+
+
 JUDGES = {
-    "reference": judge_reference,
-    "returns": judge_returns,
-    "valueerror": judge_valueerror,
-    "valueerror_named": judge_valueerror_named,
-    "unchanged": judge_unchanged,
-    "finite_differences": judge_finite_differences,
+    name: never_raises(judge)
+    for name, judge in (
+        ("reference", judge_reference),
+        ("returns", judge_returns),
+        ("valueerror", judge_valueerror),
+        ("valueerror_named", judge_valueerror_named),
+        ("unchanged", judge_unchanged),
+        ("finite_differences", judge_finite_differences),
+    )
 }

@@ -24,8 +24,12 @@ def describe_case(case):
     return lines
 
 
-def message(result):
-    """The feedback text for one check result."""
+def message(result, named_by=""):
+    """The feedback text for one check result.
+
+    ``named_by``: the id of an earlier check whose message already names this result's
+    misconception; the sentence is then not repeated, only pointed to.
+    """
     check = result.check
     head = f"{check.id} ({check.function}): {result.score:g}/{check.points:g}"
     if result.passed:
@@ -36,10 +40,35 @@ def message(result):
         lines += ["  " + line for line in describe_case(failure.case)]
     if failure.first_wrong:
         lines.append(f"  first node whose gradient is wrong, in sweep order: {failure.first_wrong}")
-    if result.misconception:
+    if result.misconception and named_by:
+        lines.append(f"  likely misconception: the same as in {named_by}")
+    elif result.misconception:
         lines.append(f"  likely misconception: {result.misconception}")
     lines.append(f"  the rule: {check.rule}")
     return "\n".join(lines)
+
+
+def messages(results):
+    """{check id: message} for every result, each misconception named in full only once per submission.
+
+    The first failed check a misconception cost names it; every later one points back to it.
+    """
+    first, said = {}, {}
+    for result in results:
+        named_by = first.get(result.misconception, "") if not result.passed else ""
+        said[result.check.id] = message(result, named_by)
+        if result.misconception and not result.passed:
+            first.setdefault(result.misconception, result.check.id)
+    return said
+
+
+def misconceptions(results):
+    """[(misconception, [check ids it cost])]: each recognised misconception once, in the order met."""
+    cost = {}
+    for result in results:
+        if result.misconception and not result.passed:
+            cost.setdefault(result.misconception, []).append(result.check.id)
+    return list(cost.items())
 
 
 def load_problems(grade):
@@ -47,5 +76,6 @@ def load_problems(grade):
     lines = []
     for error in grade.load_errors:
         where = f" at {error['where']}" if error.get("where") else ""
-        lines.append(f"{error['label']}: {error['type']}{where}: {error['message']}")
+        said = f": {error['message']}" if str(error.get("message", "")).strip() else ""
+        lines.append(f"{error['label']}: {error['type']}{where}{said}")
     return lines + list(grade.notes)

@@ -18,6 +18,9 @@ def by_function(grade):
 def overview(grade):
     lines = [f"{grade.origin}: {grade.score:g}/{grade.max_score:g}"]
     lines += [f"  {name}: {score:g}/{most:g}" for name, (score, most) in by_function(grade).items()]
+    for misconception, ids in feedback.misconceptions(grade.results):
+        lines.append(f"  likely misconception: {misconception}")
+        lines.append(f"    it cost: {', '.join(ids)}")
     problems = feedback.load_problems(grade)
     if problems:
         lines.append("problems while loading your code:")
@@ -30,6 +33,7 @@ def overview(grade):
 
 def results_json(grade):
     """A dict in Gradescope's results.json schema; every test name starts with the check id."""
+    said = feedback.messages(grade.results)
     return {
         "score": round(grade.score, 4),
         "max_score": round(grade.max_score, 4),
@@ -41,7 +45,7 @@ def results_json(grade):
                 "score": r.score,
                 "max_score": r.check.points,
                 "status": "passed" if r.passed else "failed",
-                "output": feedback.message(r),
+                "output": said[r.check.id],
                 "visibility": "visible",
             }
             for r in grade.results

@@ -1,0 +1,79 @@
+"""Every judge accepts any JSON-like answer and gives a verdict: none raises in the grading process.
+
+Lists, dicts, huge ints, NaN and inf, nested structures and wrong types are fed to every answer
+judge and to every hidden check's judge; each must answer with a message (or a Failure), so one
+odd answer costs that cell or check and never makes a notebook unreadable or stops a batch.
+"""
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from autograder.grading import answers
+from autograder.grading.checks import all_checks
+from autograder.grading.compare import JUDGES, Failure
+
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(0, 20).map(lambda k: (-1) ** k * 10 ** (300 + 300 * k))  # past float range, past printable digits
+    | st.sampled_from([2**63, -0.0])
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=12)
+    | st.sampled_from(["C", "A", "t", "x", "p", "q", "L", "a"])
+)
+JSON_LIKE = st.recursive(
+    SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+ANSWER_CELLS = sorted(answers.answer_cells().values(), key=lambda cell: cell.grade_id)
+CASES = [(check, case) for check in all_checks() if check.strategy is None for case in check.inputs()[:1]
+         if len(case.args[0]) < 100]
+
+
+@settings(max_examples=150)
+@given(data=st.data())
+def test_answer_judges_take_any_value(data):
+    cell = data.draw(st.sampled_from(ANSWER_CELLS), label="answer cell")
+    names = answers.JUDGES[cell.judge].names
+    values = {name: data.draw(JSON_LIKE, label=name) for name in names}
+    said = answers.verdict(cell, values)
+    assert isinstance(said, str)
+    if values != {name: cell.solution.get(name) for name in names}:
+        assert said or _equal_to_a_right_answer(cell, values)
+
+
+def _equal_to_a_right_answer(cell, values):
+    """Some drawn values are right answers (ORDER = ["p", "q", "L"]); those may be accepted."""
+    return answers.verdict(cell, values) == ""
+
+
+@settings(max_examples=150)
+@given(data=st.data())
+def test_check_judges_take_any_reply(data):
+    check, case = data.draw(st.sampled_from(CASES), label="check")
+    reply = data.draw(
+        st.fixed_dictionaries(
+            {"status": st.sampled_from(["ok", "raised", "missing", "timeout", "died", "unsendable"]), "value": JSON_LIKE},
+            optional={"args_after": JSON_LIKE, "error": st.dictionaries(st.sampled_from(["type", "message", "where", "value_error"]), JSON_LIKE),
+                      "seconds": st.floats(allow_nan=True)},
+        ),
+        label="reply",
+    )
+    judged = JUDGES[case.expect or check.expect](check, case, reply)
+    assert judged is None or isinstance(judged, Failure)
+    if judged is not None:
+        assert isinstance(judged.summary, str) and judged.summary.strip() and len(judged.summary) < 2000
+
+
+def test_the_cases_that_broke_a_notebook_are_judged():
+    """CHOICE = ["C"] and a huge ASSIGN_X each cost their own cell, with a message."""
+    cells = answers.answer_cells()
+    choice = next(c for c in cells.values() if c.judge == "choice")
+    assert "CHOICE" in answers.verdict(choice, {"CHOICE": ["C"]})
+    assign = next(c for c in cells.values() if c.judge == "assign_instead_of_add")
+    said = answers.verdict(assign, {"ASSIGN_X": 10**5000, "FIRST_WRONG": "t"})
+    assert "ASSIGN_X should be a number" in said and len(said) < 400
+    assert answers.verdict(assign, {"ASSIGN_X": math.nan, "FIRST_WRONG": ["t"]})
