@@ -47,15 +47,26 @@ def _defined_functions(code):
         return set()
 
 
+def _written(chunks):
+    """The functions some chunk really defines (not as a stub)."""
+    written = set()
+    for _label, code in chunks:
+        written |= _defined_functions(code) - set(_stub_functions(code))
+    return written
+
+
+def replaced_stubs(chunks):
+    """The stub functions that drop_unwritten_stubs leaves out, because another chunk defines them."""
+    return sorted({name for _label, code in chunks for name in _stub_functions(code)} & _written(chunks))
+
+
 def drop_unwritten_stubs(chunks):
     """Remove stub definitions (body: raise NotImplementedError) that another chunk really defines.
 
     In a folder holding both the lesson notebooks and exercises/graph.py, a learner
     works in one of them; the untouched stubs of the other must not replace that work.
     """
-    written = set()
-    for _label, code in chunks:
-        written |= _defined_functions(code) - set(_stub_functions(code))
+    written = _written(chunks)
     kept = []
     for label, code in chunks:
         lines = code.splitlines()

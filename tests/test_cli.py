@@ -180,3 +180,24 @@ def test_unreadable_submission_exits_2_naming_file_and_fix(tmp_path, name, conte
 def test_a_missing_path_says_so(tmp_path):
     run = grade(tmp_path / "no" / "such" / "path")
     assert run.returncode == 2 and "no such file or folder" in run.stderr, run.stderr
+
+
+@pytest.mark.slow
+def test_a_written_module_beside_untouched_notebooks_is_said_once(tmp_path):
+    """A folder whose graph.py is written and whose lesson notebook is the unanswered release: the functions are
+    graded from graph.py, said once, and the unanswered cells make one line, not one per cell."""
+    import json
+
+    from autograder.course.markers import replace_regions
+
+    nb = json.loads(SOURCE_NOTEBOOKS[0].read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        cell["source"] = replace_regions("".join(cell["source"]), lambda indent, _line: f"{indent}raise NotImplementedError()\n")
+    (tmp_path / SOURCE_NOTEBOOKS[0].name).write_text(json.dumps(nb), encoding="utf-8")
+    shutil.copy(REFERENCE, tmp_path / "graph.py")
+    result = results(grade(tmp_path, "--json"))
+    lesson = by_lesson.lesson_points(LESSONS[0])
+    answer_points = sum(p for g, p in lesson.items() if not grade_cells()[g].function)
+    assert result["score"] == sum(lesson.values()) - answer_points
+    assert result["output"].count("so the code graded is graph.py's") == 1
+    assert result["output"].count("NotImplementedError") == 1

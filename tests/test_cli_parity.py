@@ -27,6 +27,8 @@ ZOO_LEARNERS = (
     demo.Learner("zoo5", "evaluate sorts the graph; picks B", code=("buggy_evaluate_sorts_graph",), answers={"CHOICE": "B"}),
     demo.Learner("zoo6", "correct, with an explicit stack", code=("correct_stack",)),
     demo.Learner("zoo7", "correct, over an edge list", code=("correct_edge_list",), late=("lesson2_backward",)),
+    demo.Learner("zoo8", "answers of the wrong shape: a list for a letter, an int past float range",
+                 answers={"CHOICE": ["C"], "ASSIGN_X": 10**400}),
 )
 
 
@@ -82,6 +84,15 @@ def test_every_check_and_answer_cell_equals_checks_csv(both):
             else:
                 assert tests[column] == pytest.approx(float(value), abs=1e-6), (student, column)
         assert set(tests) <= set(row), student
+
+
+def test_answers_of_the_wrong_shape_cost_only_their_cells(both):
+    """CHOICE = ["C"] and an enormous ASSIGN_X: 0 for those two answer cells, full marks for everything else."""
+    _cli, grades, checks = both
+    row = checks["zoo8"]
+    assert row["answer_multiple_choice"] == "0" and row["answer_assign_instead_of_add"] == "0"
+    scores = {r["assignment"]: float(r["score"]) - float(r["max_score"]) for r in grades if r["student_id"] == "zoo8"}
+    assert scores == {"lesson1_graphs": -1.0, "lesson2_backward": -1.0}
 
 
 def test_the_parity_covers_lessons_misconceptions_and_problems(both):

@@ -28,7 +28,7 @@ from autograder.grading.submission import (
     read_notebook_json,
 )
 from exercises import notebook
-from exercises.loader import drop_unwritten_stubs
+from exercises.loader import drop_unwritten_stubs, replaced_stubs
 
 
 def cell_points(cell):
@@ -97,10 +97,15 @@ def grade_lesson(nb, path, lesson, extra=()):
     points = lesson_points(lesson)
     restored = _restored(nb, lesson)
     submission = from_notebook_json(restored, path, lambda cell: notebook.nbgrader_meta(cell).get("grade_id") in points)
-    chunks = submission.chunks + list(extra)
+    chunks, notes = submission.chunks + list(extra), list(submission.notes)
     if extra:
-        chunks = [Chunk(label, code) for label, code in drop_unwritten_stubs([(c.label, c.code) for c in chunks])]
-    return cellgrades.grade_record(chunks, points, submission.notes, Path(path).name)
+        pairs = [(c.label, c.code) for c in chunks]
+        moved, kept = replaced_stubs(pairs), drop_unwritten_stubs(pairs)
+        if moved:
+            sources = ", ".join(sorted({c.label for c in extra}))
+            notes.append(f"{', '.join(moved)}: the notebook's cell is an unwritten stub, so the code graded is {sources}'s")
+        chunks = [Chunk(label, code) for label, code in kept]
+    return cellgrades.grade_record(chunks, points, notes, Path(path).name)
 
 
 def _functions_part(submission):

@@ -131,12 +131,13 @@ def grade_record(chunks, points, notes=(), origin="notebook"):
     checks = [c for c in all_checks() if c.function in functions]
     graded = grade(Submission(Path(origin), list(chunks), list(notes)), checks)
     problems = feedback.load_problems(graded)
+    shown = feedback.load_problems(graded, unanswered=False)  # under a function cell: the answer cells say the rest
     verdicts = answers.judge(chunks, list(points), graded.load_errors)
     cells = {}
     for grade_id, most in points.items():
         function = function_of(grade_id)
         if function:
-            cells[grade_id] = _function_cell([r for r in graded.results if r.check.function == function], most, problems)
+            cells[grade_id] = _function_cell([r for r in graded.results if r.check.function == function], most, shown)
         elif grade_id in verdicts:
             cells[grade_id] = _answer_cell(grade_id, verdicts[grade_id], most)
         else:

@@ -71,11 +71,20 @@ def misconceptions(results):
     return list(cost.items())
 
 
-def load_problems(grade):
-    """Lines about code that could not run and about the submission's files."""
-    lines = []
+def load_problems(grade, unanswered=True):
+    """Lines about code that could not run and about the submission's files.
+
+    Cells that still raise NotImplementedError are questions not answered yet: they make one line
+    (none with ``unanswered=False``, where the answer cells report them themselves).
+    """
+    lines, stubs = [], []
     for error in grade.load_errors:
+        if error.get("type") == "NotImplementedError":
+            stubs.append(error["label"])
+            continue
         where = f" at {error['where']}" if error.get("where") else ""
         said = f": {error['message']}" if str(error.get("message", "")).strip() else ""
         lines.append(f"{error['label']}: {error['type']}{where}{said}")
+    if stubs and unanswered:
+        lines.append(f"not answered yet (still raising NotImplementedError): {', '.join(stubs)}")
     return lines + list(grade.notes)
