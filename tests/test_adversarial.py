@@ -47,7 +47,7 @@ HOSTILE = Path(__file__).resolve().parent / "hostile"
 FUNCTIONS = ("evaluate", "inputs_of", "users_of", "backward")
 MARKER = "graphkit-hostile-"  # hostile files name their processes and files MARKER + stem
 HEAVY = ("deep_graph", "linear_time")
-SLOW_FIRST = ("infinite_loop", "stop_reading", "close_reply_pipe", "sleep_at_import", "recursion_segfault")
+SLOW_FIRST = ("sleep_every_call", "infinite_loop", "stop_reading", "close_reply_pipe", "sleep_at_import", "recursion_segfault")
 FALLBACK = ("honest_types", "reply_fd_forgery", "json_forgery", "exit_in_call")  # safe to run without isolation
 FALLBACK_UNPRIVILEGED = FALLBACK + ("memory_bomb", "setsid_escape")
 ALL_CHECKS = check_table.all_checks()
@@ -332,6 +332,8 @@ AFTERMATH = {
     "exit_at_import": lambda r: "exited while loading" in str(r["load_errors"]),
     "sleep_at_import": lambda r: "longer than" in str(r["load_errors"]) and r["seconds"] < 30,
     "infinite_loop": lambda r: r["seconds"] < 90,
+    "sleep_every_call": lambda r: r["seconds"] < 80 and any("out of time" in s for s in r["failures"].values()),
+    "fork_cpu_hidden": lambda r: any(c.startswith("linear_time/") and "took" in s for c, s in r["failures"].items()),
     "fork_flood": lambda r: "sleeping children" in r["output"],
     "system_exit": lambda r: "SystemExit" in str(r["load_errors"]),
 }

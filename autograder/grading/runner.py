@@ -15,6 +15,7 @@ from solutions import graph as reference_module
 SLOW_MARGIN, SLOW_SLACK = 25.0, 0.25  # linear_time: at most 25x the reference's CPU time + 0.25 s
 STRUCK_SECONDS = 1.0  # per-call limit for a function after it has timed out once
 STRUCK_LARGE_SECONDS = 5.0  # and for its calls on the largest graphs
+HARD = ("timeout", "died")  # failures that stop a property check at once: no shrinking through hangs or crashes
 
 
 @dataclass
@@ -47,8 +48,21 @@ class Grade:
         return sum(r.check.points for r in self.results)
 
 
+class OutOfTime(BaseException):
+    """The submission's time budget ran out while Hypothesis was shrinking: stop it at once.
+
+    A BaseException, so Hypothesis does not take it for a failure to shrink.
+    """
+
+
 class Runner:
-    """Sends one check's calls to the sandbox and judges the replies."""
+    """Sends one check's calls to the sandbox and judges the replies.
+
+    Every call of one submission shares the sandbox's time budget (Limits.submission_seconds).
+    A function that timed out once gets short per-call limits afterwards (``struck``); once the
+    budget is spent, every call left fails at once with an out-of-time failure, whatever its
+    own limit, so a submission that is slow everywhere holds a worker for that long at most.
+    """
 
     def __init__(self, sandbox):
         self.sandbox = sandbox
@@ -58,25 +72,83 @@ class Runner:
         seconds = case.seconds or None
         if case.fn in self.struck:  # it hung before: a right answer would not need long now either
             seconds = min(seconds or STRUCK_SECONDS, STRUCK_LARGE_SECONDS)
-        reply = self.sandbox.call(case.fn, list(case.args), case.kwargs, seconds=seconds, **case.flags)
+        reply = self.sandbox.call(case.fn, list(case.args), case.kwargs, seconds=seconds, built=case.built, **case.flags)
         if reply.get("status") == "timeout":
             self.struck.add(case.fn)
         return reply
+
+    def out_of_time(self, case):
+        budget = self.sandbox.limits.submission_seconds
+        summary = (
+            f"out of time: the calls of one submission may take {budget:.0f} s all together, and that time ran out "
+            f"before {case.fn} answered on {case.label or 'this input'}; make the slow function faster"
+        )
+        return Failure(case, summary, status="out_of_time")
+
+    def judging(self, judge):
+        """`judge`, with a reply that came too late for the submission's budget judged out of time."""
+
+        def judged(check, case, reply):
+            if reply.get("status") == "out_of_time":
+                return self.out_of_time(case)
+            return judge(check, case, reply)
+
+        return judged
 
     def run(self, check):
         if check.strategy is not None:
             return self.run_property(check)
         if check.expect == "linear_time":
             return self.run_timed(check)
+        judge = self.judging(JUDGES[check.expect])
         for case in check.inputs():
-            failure = JUDGES[case.expect or check.expect](check, case, self.call(case))
+            failure = (self.judging(JUDGES[case.expect]) if case.expect else judge)(check, case, self.call(case))
             if failure:
                 return failure
         return None
 
     def run_property(self, check):
-        """Hypothesis drives the cases; the last failure it records is the shrunk, smallest one."""
-        judge = JUDGES[check.expect]
+        """Replay the property's examples, drawn once per process; let Hypothesis shrink only a wrong answer.
+
+        The examples are derandomized, so replaying them calls the learner's code as a Hypothesis
+        run would until the first failure. A hang or a crash is reported on that
+        example, as a Hypothesis run does (it never shrinks through one); a wrong answer is
+        handed to Hypothesis, which finds it again and shrinks it to the smallest example.
+        """
+        judge = self.judging(JUDGES[check.expect])
+        for case in drawn_examples(check):
+            failure = judge(check, case, self.call(case))
+            if failure is None:
+                continue
+            if failure.status in HARD or failure.status == "out_of_time":
+                return failure
+            return self.shrink(check, failure)
+        return None
+
+    def shrink(self, check, found):
+        """The smallest failing example Hypothesis finds, or `found` if the budget stops it first."""
+
+        def judge(check, case, reply):
+            if reply.get("status") == "out_of_time":
+                raise OutOfTime
+            return JUDGES[check.expect](check, case, reply)
+
+        try:
+            failures = self.search(check, judge)
+        except OutOfTime:
+            return found
+        if not failures:  # the learner's code answered differently this time: the first wrong answer stands
+            return found
+        hard = [f for f in failures if f.status in HARD]
+        return hard[0] if hard else failures[-1]
+
+    def search(self, check, judge):
+        """Hypothesis drives the cases; the last failure it records is the shrunk, smallest one.
+
+        Hypothesis seeds its derandomized examples from the source of ``holds`` below, decorators
+        included (comments aside), and mixes in constants it finds in the kit's own modules: the
+        examples change with the code, and drawn_examples draws them once per process.
+        """
         failures = []
 
         @settings(
@@ -101,10 +173,7 @@ class Runner:
             holds()
         except Exception:  # noqa: BLE001 - whatever Hypothesis raises, the recorded failure tells the story
             pass
-        if not failures:
-            return None
-        hard = [f for f in failures if f.status in ("timeout", "died")]
-        return hard[0] if hard else failures[-1]
+        return failures
 
     def run_timed(self, check):
         """Pass if the learner's CPU time stays within a wide margin of the reference's, measured in this run.
@@ -113,12 +182,17 @@ class Runner:
         machine slows neither side much and the child cannot report a false time.
         """
         for case in check.inputs():
+            if self.sandbox.seconds_left() <= 0:
+                return self.out_of_time(case)
             limit = SLOW_MARGIN * reference_seconds(case) + SLOW_SLACK
             best = None
             for _ in range(2):  # a second try forgives one run slowed down by the machine
                 reply = self.sandbox.call(
-                    case.fn, list(case.args), case.kwargs, seconds=2 * limit, measure_cpu=True, **case.flags
+                    case.fn, list(case.args), case.kwargs, seconds=2 * limit, measure_cpu=True, built=case.built,
+                    **case.flags,
                 )
+                if reply.get("status") == "out_of_time":
+                    return self.out_of_time(case)
                 if reply.get("status") == "timeout":
                     best = reply["wall_seconds"]
                     break
@@ -148,11 +222,38 @@ def reference_seconds(case, repeats=3):
         source = open(reference_module.__file__, encoding="utf-8").read()
         with Sandbox([Chunk("reference", source)]) as sandbox:
             replies = [
-                sandbox.call(case.fn, list(case.args), case.kwargs, seconds=60, measure_cpu=True) for _ in range(repeats)
+                sandbox.call(case.fn, list(case.args), case.kwargs, seconds=60, measure_cpu=True, built=case.built)
+                for _ in range(repeats)
             ]
             times = [reply.get("cpu_seconds", reply["wall_seconds"]) for reply in replies]
         _REFERENCE_TIMES[key] = min(times)
     return _REFERENCE_TIMES[key]
+
+
+class _Recorder(Runner):
+    """Stands in for a sandbox while Hypothesis draws a property's examples: every call passes."""
+
+    def __init__(self):
+        super().__init__(sandbox=None)
+        self.cases = []
+
+    def call(self, case):
+        self.cases.append(case)
+        return {"status": "ok"}
+
+
+_EXAMPLES = {}  # (id(strategy), examples) -> (strategy, [Case]): each property's examples, in Hypothesis's order
+
+
+def drawn_examples(check):
+    """The examples a Hypothesis run of `check` tries on a submission that passes them all, drawn once per process."""
+    key = (id(check.strategy), check.examples)
+    cached = _EXAMPLES.get(key)
+    if cached is None or cached[0] is not check.strategy:
+        recorder = _Recorder()
+        recorder.search(check, lambda check, case, reply: None)
+        cached = _EXAMPLES[key] = (check.strategy, recorder.cases)
+    return cached[1]
 
 
 def grade(submission: Submission, checks=None, limits=Limits()) -> Grade:

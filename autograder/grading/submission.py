@@ -15,6 +15,7 @@ from exercises.loader import drop_unwritten_stubs
 
 MAX_FILE_BYTES = 5_000_000  # a submission file larger than this is not read, nor more code than this
 MAX_NOTEBOOK_BYTES = 100_000_000  # a notebook may be larger: its outputs (plots, long prints) do not count
+MAX_CELLS = 10_000  # cells of any kind: a lesson notebook has a few dozen, and each one costs the pipeline time
 MODULE_NAMES = ("graph.py",)  # the stub module's file name in exercises/
 
 
@@ -97,6 +98,12 @@ def from_notebook_json(nb, path, is_test=notebook.is_test_cell) -> Submission:
     if type(version) is int and version < 4:
         sub.notes.append(f"{path.name}: old notebook format v{version}; read as well as possible")
     try:
+        cells = len(notebook.cells_of(nb))
+        if cells > MAX_CELLS:
+            raise SubmissionError(
+                f"{path}: {cells:,} cells, more than the {MAX_CELLS:,} a notebook may have to be graded; "
+                "delete the cells you added (empty or repeated ones too) and hand it in again"
+            )
         chunks, notes = notebook.code_cells(nb, path.name, is_test)
     except ValueError:
         raise SubmissionError(f"{path}: the notebook has no list of cells; open it in JupyterLab, save it, and hand it in again") from None

@@ -2,9 +2,11 @@
 
 This file runs as a standalone script (python -I -S child.py REQUEST_FD REPLY_FD) in a
 throwaway folder, so it imports nothing but the standard library and never sees the
-grader's files. Messages on both fds are an 8-byte big-endian length, then UTF-8 JSON.
-Every reply echoes the nonce of the message it answers. Everything it sends is checked
-again by the parent, which trusts none of it.
+grader's files. The script is builders.py's text followed by this file's (parent.child_script),
+so `build` below comes from builders.py. A message on either fd is a frame: a 40-byte header
+(the body's length, 8 bytes big-endian, then the 32-byte nonce of the request it belongs to),
+then the body, UTF-8 JSON. Every reply carries the nonce of the request it answers.
+Everything it sends is checked again by the parent, which trusts none of it.
 """
 
 import gc
@@ -17,34 +19,35 @@ import traceback
 import types
 
 REQUEST_FD, REPLY_FD = int(sys.argv[1]), int(sys.argv[2])
-_read, _write, _dumps, _loads, _clock = os.read, os.write, json.dumps, json.loads, time.perf_counter
+_readv, _write, _dumps, _loads, _clock = os.readv, os.write, json.dumps, json.loads, time.perf_counter
+
+
+HEADER = struct.Struct(">Q32s")  # body length, nonce
+
+
+def read_exactly(size):
+    buffer, got = bytearray(size), 0
+    while got < size:
+        got_now = _readv(REQUEST_FD, [memoryview(buffer)[got:]])
+        if not got_now:
+            os._exit(0)  # the parent is gone
+        got += got_now
+    return buffer
 
 
 def receive():
-    header = b""
-    while len(header) < 8:
-        part = _read(REQUEST_FD, 8 - len(header))
-        if not part:
-            os._exit(0)  # the parent is gone
-        header += part
-    (size,) = struct.unpack(">Q", header)
-    chunks, got = [], 0
-    while got < size:
-        part = _read(REQUEST_FD, min(1 << 20, size - got))
-        if not part:
-            os._exit(0)
-        chunks.append(part)
-        got += len(part)
-    return _loads(b"".join(chunks))
+    """(nonce, message): the parent's next request."""
+    size, nonce = HEADER.unpack(read_exactly(HEADER.size))
+    return nonce, _loads(read_exactly(size))
 
 
 def send(message, nonce):
     try:
-        data = _dumps({**message, "nonce": nonce}, allow_nan=True).encode()
+        data = _dumps(message, allow_nan=True).encode()
     except (TypeError, ValueError, RecursionError) as err:  # a value JSON cannot hold
         error = {"type": type(err).__name__, "message": str(err)[:300]}
-        data = _dumps({"status": "unsendable", "error": error, "nonce": nonce}).encode()
-    view = memoryview(struct.pack(">Q", len(data)) + data)
+        data = _dumps({"status": "unsendable", "error": error}).encode()
+    view = memoryview(HEADER.pack(len(data), nonce) + data)
     while view:
         view = view[_write(REPLY_FD, view):]
 
@@ -87,6 +90,17 @@ def plain(value):
     return value
 
 
+def numbers_in_order(value, keys):
+    """Whether `value` is a dict of exact ints and floats whose keys are `keys`, in that order."""
+    return (
+        keys is not None
+        and type(value) is dict
+        and len(value) == len(keys)
+        and all(type(v) is float or type(v) is int for v in value.values())
+        and list(value) == keys
+    )
+
+
 def answer(module, request):
     if "var" in request:  # an answer cell's variable, e.g. ORDER
         if request["var"] not in module.__dict__:
@@ -95,9 +109,13 @@ def answer(module, request):
     function = module.__dict__.get(request["fn"])
     if not callable(function):
         return {"status": "missing"}
-    args = list(request["args"])
-    if request.get("graph_arg", True) and args:
-        args[0] = as_graph(args[0])
+    if "build" in request:  # a large public input, described rather than sent
+        args = list(build(request["build"]))
+    else:
+        args = list(request["args"])
+        if request.get("graph_arg", True) and args:
+            args[0] = as_graph(args[0])
+    keys = list(args[1]) if len(args) > 1 and type(args[1]) is dict else None  # before the call can change them
     gc.freeze()  # the inputs are long-lived: keep the collector from rescanning them during the call
     gc.enable()
     start = _clock()
@@ -109,28 +127,31 @@ def answer(module, request):
             reply["args_after"] = plain(args)
         return reply
     seconds = _clock() - start
-    reply_value = plain(value)  # the answer as returned, before the caller touches it
-    if request.get("mutate_result") and isinstance(value, list):
-        value.append("\x00mutated")  # does changing the answer change the graph?
-    reply = {"status": "ok", "seconds": seconds, "value": reply_value}
+    if numbers_in_order(value, keys):  # e.g. backward's gradients: the parent has the names already
+        reply = {"status": "ok", "seconds": seconds, "values": list(value.values())}
+    else:
+        reply_value = plain(value)  # the answer as returned, before the caller touches it
+        if request.get("mutate_result") and isinstance(value, list):
+            value.append("\x00mutated")  # does changing the answer change the graph?
+        reply = {"status": "ok", "seconds": seconds, "value": reply_value}
     if request.get("return_args") or request.get("mutate_result"):
         reply["args_after"] = plain(args)
     return reply
 
 
 def main():
-    hello = receive()
+    nonce, hello = receive()
     module, errors = load(hello["chunks"])
     gc.freeze()
-    send({"status": "loaded", "errors": errors}, hello.get("nonce"))
+    send({"status": "loaded", "errors": errors}, nonce)
     while True:
         gc.disable()  # decoding a long graph makes many objects and no garbage
-        request = receive()
+        nonce, request = receive()
         try:
             reply = answer(module, request)
         except RecursionError as err:  # an answer nested too deeply to copy
             reply = {"status": "unsendable", "error": {"type": "RecursionError", "message": str(err)[:300]}}
-        send(reply, request.get("nonce"))
+        send(reply, nonce)
 
 
 main()

@@ -21,6 +21,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 UID_BASE, UID_SPAN = 1_500_000_000, 100_000_000  # a fresh uid per child, far from real accounts
@@ -176,6 +177,128 @@ def sweep(folder):
             return
 
 
+CGROUP_PREFIX = "graphkit-"  # the groups the sandbox makes, one per child
+
+
+def _cgroup2_folders():
+    """The cgroup v2 folders this process sits in, one per mount of the v2 hierarchy."""
+    with open("/proc/self/cgroup", encoding="utf-8") as handle:
+        own = next((line[3:].strip() for line in handle if line.startswith("0::")), None)
+    if own is None:
+        return []
+    with open("/proc/self/mounts", encoding="utf-8") as handle:
+        mounts = [line.split() for line in handle]
+    return [os.path.normpath(os.path.join(m[1], own.lstrip("/"))) for m in mounts if len(m) > 2 and m[2] == "cgroup2"]
+
+
+@functools.lru_cache(maxsize=1)
+def cgroup_base():
+    """A cgroup v2 folder in which the grader may make a group per child, or None.
+
+    A child and everything it starts stay in its group (it cannot see /sys, and runs as an
+    unprivileged uid), and the group's cpu.stat counts the CPU time of all of them, those that
+    have exited included: short-lived forks cannot hide work from linear_time. Probed once:
+    make a group, run a process in it, and see its time counted.
+    """
+    try:
+        folders = _cgroup2_folders()
+    except OSError:
+        return None
+    for folder in folders:
+        probe = os.path.join(folder, CGROUP_PREFIX + "probe-" + secrets.token_hex(4))
+        try:
+            os.mkdir(probe)
+        except OSError:
+            continue
+        try:
+            subprocess.run([interpreter(), "-I", "-S", "-c", "sum(range(100000))"], preexec_fn=lambda: join_cgroup(probe),
+                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=20, check=True)
+            counted = cgroup_cpu_seconds(probe)
+        except (OSError, subprocess.SubprocessError):
+            counted = None
+        finally:
+            remove_cgroup(probe)
+        if counted:
+            return folder
+    return None
+
+
+def new_cgroup():
+    """A fresh, empty group for one child (a folder), or None where cgroups cannot be used."""
+    base = cgroup_base()
+    if base is None:
+        return None
+    folder = os.path.join(base, CGROUP_PREFIX + secrets.token_hex(8))
+    try:
+        os.mkdir(folder)
+    except OSError:
+        return None
+    return folder
+
+
+def join_cgroup(folder):
+    """Move the calling process into the group (run between fork and exec, so all it starts follows)."""
+    with open(os.path.join(folder, "cgroup.procs"), "w", encoding="ascii") as procs:
+        procs.write(str(os.getpid()))
+
+
+def in_cgroup(pid, folder):
+    """Whether process `pid` is in the group."""
+    try:
+        with open(os.path.join(folder, "cgroup.procs"), encoding="ascii") as procs:
+            return str(pid) in procs.read().split()
+    except OSError:
+        return False
+
+
+def cgroup_cpu_seconds(folder):
+    """CPU time (user + system) used by every process that has been in the group, or None if unreadable."""
+    try:
+        with open(os.path.join(folder, "cpu.stat"), encoding="ascii") as stat:
+            for line in stat:
+                if line.startswith("usage_usec "):
+                    return int(line.split()[1]) / 1e6
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def kill_cgroup(folder):
+    """SIGKILL every process in the group, those that left the child's process group included."""
+    try:
+        with open(os.path.join(folder, "cgroup.kill"), "w", encoding="ascii") as kill:
+            kill.write("1")
+        return
+    except OSError:
+        pass  # older kernels have no cgroup.kill
+    try:
+        with open(os.path.join(folder, "cgroup.procs"), encoding="ascii") as procs:
+            pids = [int(pid) for pid in procs.read().split()]
+    except (OSError, ValueError):
+        return
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def remove_cgroup(folder, seconds=2.0):
+    """Kill what is left in the group and remove it, waiting up to `seconds` for the dying to go."""
+    deadline = time.monotonic() + seconds
+    kill_cgroup(folder)
+    while True:
+        try:
+            os.rmdir(folder)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                return  # left for the machine's own cleanup: an empty group costs nothing
+            time.sleep(0.005)
+
+
 def warning():
     level, missing = probe()
     if level == "full":
@@ -201,5 +324,11 @@ def report():
             "carry its folder (working folder or TMPDIR) are hunted down; one that drops both can outlive grading"
         )
     lines += [f"missing: {m}" for m in missing]
-    lines.append("always: CPU, memory, process, open-file and file-size limits; wall-clock timeouts; clean environment")
+    if cgroup_base() is not None:
+        lines.append(f"CPU time (linear_time): a cgroup per child under {cgroup_base()}, exited processes included")
+    else:
+        lines.append("CPU time (linear_time): read from /proc, with the children each process has waited for; "
+                     "no cgroup can be made here, so a child reaped unwaited (SIGCHLD ignored) is not counted")
+    lines.append("always: CPU, memory, process, open-file and file-size limits; wall-clock timeouts per call and "
+                 "per submission; clean environment")
     return lines

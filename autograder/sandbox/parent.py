@@ -2,16 +2,21 @@
 
 One child serves every call for one submission. A call that times out, crashes the child
 or sends a malformed reply fails on its own: the child is killed and a fresh one, with the
-learner's code loaded again, answers the next call.
+learner's code loaded again, answers the next call. All the calls of one submission share a
+wall-clock budget (Limits.submission_seconds): once it is spent, every call left fails at once.
 
 The learner's code runs in the same process as the child script, so it can write to the
-reply pipe itself. Nothing it sends is trusted: every request carries a fresh random nonce,
-and only a reply carrying that nonce answers it (stray frames and late replies to earlier
-requests are skipped); the reply is then rebuilt field by field from plain values, so a
-forged reply can say no more than the learner's function could have returned.
+reply pipe itself. Nothing it sends is trusted: every request carries a fresh random nonce
+in its frame header, and only a frame carrying that nonce answers it. Any other frame (stray
+frames, late replies to earlier requests) is skipped by its header: its body is read and
+dropped in bounded chunks, never decoded, and a frame longer than Limits.message_bytes is
+refused by its length alone. The reply is then rebuilt field by field from plain values, so
+a forged reply can say no more than the learner's function could have returned.
 """
 
+import functools
 import gc
+import hmac
 import json
 import os
 import resource
@@ -29,15 +34,19 @@ from pathlib import Path
 
 from autograder.sandbox import isolation
 
-CHILD_SCRIPT = Path(__file__).with_name("child.py")
+HERE = Path(__file__).parent
+CHILD_PARTS = (HERE / "builders.py", HERE / "child.py")  # the child script is these files' text, in order
 STATUSES = {"ok", "raised", "missing", "unsendable"}  # what a child may answer a call with
 MAX_DEPTH = 16  # a reply nested deeper than this is not an answer (a graph argument is 4 deep)
+HEADER = struct.Struct(">Q32s")  # a frame's header: the body's length, then the nonce it belongs to
+CHUNK = 1 << 20  # bytes read from a pipe at a time
 
 
 @dataclass(frozen=True)
 class Limits:
     call_seconds: float = 10.0  # wall clock per call, unless a check asks for more
     load_seconds: float = 10.0  # wall clock to run the learner's cells or module
+    submission_seconds: float = 60.0  # wall clock for every call, load and restart of one submission together
     cpu_seconds: int = 300  # CPU time over the child's whole life
     memory_bytes: int = 1 << 30  # address space
     processes: int = 32
@@ -46,6 +55,12 @@ class Limits:
     message_bytes: int = 64 << 20  # largest reply the parent reads
     output_bytes: int = 32 << 10  # stdout/stderr kept for feedback
     restarts: int = 40  # fresh children per submission before giving up
+
+
+@functools.lru_cache(maxsize=1)
+def child_script():
+    """The child's script: builders.py, then child.py (both standard library only)."""
+    return "\n\n".join(part.read_text(encoding="utf-8") for part in CHILD_PARTS)
 
 
 def _quiet_gc(function, *args, **kwargs):
@@ -73,57 +88,68 @@ def _too_deep(value, limit=MAX_DEPTH):
 
 
 class Channel:
-    """Length-prefixed JSON messages over a pair of pipe fds, every step under a deadline."""
+    """Frames (HEADER, then a JSON body) over a pair of pipe fds, every step under a deadline."""
 
     def __init__(self, read_fd, write_fd, limit):
         self.read_fd, self.write_fd, self.limit = read_fd, write_fd, limit
         os.set_blocking(write_fd, False)  # a child that stops reading must not block the parent
 
-    def send(self, message, deadline):
+    def send(self, message, nonce, deadline):
         data = _quiet_gc(json.dumps, message, separators=(",", ":")).encode()
-        view = memoryview(struct.pack(">Q", len(data)) + data)
+        view = memoryview(HEADER.pack(len(data), nonce) + data)
         while view:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError
-            _, ready, _ = select.select([], [self.write_fd], [], left)
-            if not ready:
-                raise TimeoutError
+            self._wait(self.write_fd, deadline, writing=True)
             try:
                 view = view[os.write(self.write_fd, view) :]
             except BlockingIOError:
                 continue
 
-    def _read_exact(self, size, deadline):
-        parts, got = [], 0
-        while got < size:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError
-            ready, _, _ = select.select([self.read_fd], [], [], left)
-            if not ready:
-                raise TimeoutError
-            part = os.read(self.read_fd, min(1 << 20, size - got))
-            if not part:
+    @staticmethod
+    def _wait(fd, deadline, writing=False):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        ready = select.select([], [fd], [], left)[1] if writing else select.select([fd], [], [], left)[0]
+        if not ready:
+            raise TimeoutError
+
+    def _read_into(self, buffer, deadline):
+        """Fill `buffer` (a memoryview) from the reply pipe, at most CHUNK bytes per read."""
+        got = 0
+        while got < len(buffer):
+            self._wait(self.read_fd, deadline)
+            count = os.readv(self.read_fd, [buffer[got : got + CHUNK]])
+            if not count:
                 raise EOFError
-            parts.append(part)
-            got += len(part)
-        return b"".join(parts)
+            got += count
+
+    def _skip(self, size, deadline):
+        """Read `size` bytes and drop them, one bounded chunk at a time."""
+        scratch = memoryview(bytearray(min(size, CHUNK)))
+        while size:
+            part = scratch[: min(size, CHUNK)]
+            self._read_into(part, deadline)
+            size -= len(part)
 
     def receive(self, deadline, nonce):
-        """The next message carrying `nonce`; well-formed messages without it are skipped."""
+        """The body of the next frame carrying `nonce`, as a dict; frames without it are skipped unread."""
         while True:
-            (size,) = struct.unpack(">Q", self._read_exact(8, deadline))
+            header = bytearray(HEADER.size)
+            self._read_into(memoryview(header), deadline)
+            size, tag = HEADER.unpack(header)
             if size > self.limit:
                 raise ValueError(f"a reply of {size} bytes is over the {self.limit}-byte limit")
+            if not hmac.compare_digest(tag, nonce):
+                self._skip(size, deadline)  # written by the learner's code, or a late reply: never decoded
+                continue
+            body = bytearray(size)
+            self._read_into(memoryview(body), deadline)
             try:
-                message = _quiet_gc(json.loads, self._read_exact(size, deadline).decode("utf-8"))
+                message = _quiet_gc(json.loads, body)
             except RecursionError:
                 raise ValueError("a reply nested too deeply to read") from None
             if not isinstance(message, dict):
                 raise ValueError("a reply that is not a JSON object")
-            if message.get("nonce") != nonce:
-                continue  # written by the learner's code, or the late reply to an earlier request
             if _too_deep(message):
                 raise ValueError(f"a reply nested more than {MAX_DEPTH} levels deep")
             return message
@@ -152,8 +178,15 @@ class Capture(threading.Thread):
         return text
 
 
-def _limit_child(limits):
+def _prepare_child(limits, cgroup):
+    """What the child runs between fork and exec: join its own cgroup (if any), then take its limits."""
+
     def apply():
+        if cgroup is not None:
+            try:
+                isolation.join_cgroup(cgroup)
+            except OSError:
+                pass  # the parent sees the child is not in the group and counts its CPU from /proc
         for kind, value in (
             (resource.RLIMIT_CPU, limits.cpu_seconds),
             (resource.RLIMIT_AS, limits.memory_bytes),
@@ -167,6 +200,32 @@ def _limit_child(limits):
     return apply
 
 
+def tree_cpu_seconds(pid):
+    """CPU time (user + system) of `pid` and every process below it, read from /proc.
+
+    Each process counts its own time and that of the children it has waited for (cutime,
+    cstime); a child not yet waited for is still in the tree, as a zombie, with its own time.
+    Only a child whose exit nobody waits for (SIGCHLD ignored) takes its time away: the
+    sandbox counts CPU through a cgroup where it can (isolation.cgroup_base).
+    """
+    ticks, todo, seen = 0, [pid], set()
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            ticks += sum(int(field) for field in fields[11:15])  # utime, stime, cutime, cstime
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/children", "rb") as children:
+                    todo.extend(int(child) for child in children.read().split())
+        except (OSError, ValueError, IndexError):
+            continue
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 class Sandbox:
     """Runs one submission's code chunks in a child process and answers calls on it."""
 
@@ -178,7 +237,9 @@ class Sandbox:
         self.outputs = []
         self._proc = None
         self._folder = None
+        self._cgroup = None  # the child's own cgroup, where CPU time is counted, or None
         self._unloadable = None  # the reply to give every call once loading has failed
+        self._budget_end = None  # when the submission's time budget runs out (time.monotonic), from its first call
 
     # -- life cycle -------------------------------------------------------
     def __enter__(self):
@@ -188,12 +249,14 @@ class Sandbox:
         self.close()
 
     def _start(self):
+        """Start a child and load the learner's code; None when loaded, else the failed load's reply."""
         self.restarts += 1
         self._folder = tempfile.mkdtemp(prefix="graphkit-sandbox-")
         script = Path(self._folder) / "child.py"
-        shutil.copyfile(CHILD_SCRIPT, script)
+        script.write_text(child_script(), encoding="utf-8")
         uid = isolation.new_uid()
         isolation.prepare_folder(self._folder, uid)
+        self._cgroup = isolation.new_cgroup()
         req_r, req_w = os.pipe()
         rep_r, rep_w = os.pipe()
         command = isolation.command_prefix(self._folder, uid) + [
@@ -209,19 +272,22 @@ class Sandbox:
             stderr=subprocess.STDOUT,
             pass_fds=(req_r, rep_w),
             start_new_session=True,
-            preexec_fn=_limit_child(self.limits),
+            preexec_fn=_prepare_child(self.limits, self._cgroup),
         )
         os.close(req_r)
         os.close(rep_w)
+        if self._cgroup is not None and not isolation.in_cgroup(self._proc.pid, self._cgroup):
+            isolation.remove_cgroup(self._cgroup)
+            self._cgroup = None
         self._channel = Channel(rep_r, req_w, self.limits.message_bytes)
         self._capture = Capture(self._proc.stdout, self.limits.output_bytes)
         self._capture.start()
         reply = self._exchange({"chunks": self.chunks}, self.limits.load_seconds, {"loaded"})
         if reply.get("status") != "loaded":
             self.load_errors = [{"label": "submission", "type": "LoadFailed", "message": _explain(reply)}]
-            return False
+            return reply
         self.load_errors = reply["errors"]
-        return True
+        return None
 
     def close(self):
         proc, self._proc = self._proc, None
@@ -231,6 +297,8 @@ class Sandbox:
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        if self._cgroup is not None:
+            isolation.kill_cgroup(self._cgroup)
         isolation.sweep(self._folder)
         proc.wait()
         for fd in (self._channel.read_fd, self._channel.write_fd):
@@ -240,18 +308,38 @@ class Sandbox:
                 pass
         self._capture.join(timeout=2)
         self.outputs.append(self._capture.text())
+        if self._cgroup is not None:
+            isolation.remove_cgroup(self._cgroup)
+            self._cgroup = None
         shutil.rmtree(self._folder, ignore_errors=True)
 
-    def _exchange(self, message, seconds, statuses):
-        """Send one message tagged with a fresh nonce and return the child's clean reply to it."""
-        nonce = secrets.token_hex(16)
+    # -- the time budget --------------------------------------------------
+    def seconds_left(self):
+        """Wall-clock seconds left in the submission's budget (all of it before the first call)."""
+        if self._budget_end is None:
+            return self.limits.submission_seconds
+        return max(0.0, self._budget_end - time.monotonic())
+
+    def _out_of_time(self):
+        return {"status": "out_of_time", "seconds": self.limits.submission_seconds}
+
+    def _exchange(self, message, seconds, statuses, keys=None):
+        """Send one message tagged with a fresh nonce and return the child's clean reply to it.
+
+        The exchange ends at `seconds` or when the submission's budget runs out, whichever is
+        first: the reply is then a timeout, or out_of_time.
+        """
+        nonce = secrets.token_bytes(HEADER.size - 8)
         deadline = time.monotonic() + seconds
+        by_budget = self._budget_end is not None and self._budget_end <= deadline
+        if by_budget:
+            deadline = self._budget_end
         try:
-            self._channel.send({**message, "nonce": nonce}, deadline)
-            reply = _clean(self._channel.receive(deadline, nonce), statuses)
+            self._channel.send(message, nonce, deadline)
+            reply = _clean(self._channel.receive(deadline, nonce), statuses, keys)
         except TimeoutError:
             self.close()
-            return {"status": "timeout", "seconds": seconds}
+            return self._out_of_time() if by_budget else {"status": "timeout", "seconds": seconds}
         except (EOFError, OSError):  # the child closed its end of a pipe: it has exited, or it must
             try:
                 code = self._proc.wait(timeout=1)
@@ -266,50 +354,56 @@ class Sandbox:
         return reply
 
     # -- calls ------------------------------------------------------------
-    def call(self, fn, args, kwargs=None, seconds=None, measure_cpu=False, **flags):
+    def call(self, fn, args, kwargs=None, seconds=None, measure_cpu=False, built=None, **flags):
         """Call `fn(*args, **kwargs)` in the child; return a reply dict of plain values.
 
         status is one of: ok (with value), raised (with error), missing (no such
-        function), timeout, died, invalid, unsendable, unloadable. With measure_cpu, the
-        reply also holds cpu_seconds, the CPU time of the child's process tree during the call.
+        function), timeout, died, invalid, unsendable, unloadable, out_of_time (the
+        submission's time budget is spent: this call and every later one fail at once).
+        With `built`, a description for builders.build, the child builds `args` itself
+        (which must be what builders.build gives for it) instead of receiving them. With
+        measure_cpu, the reply also holds cpu_seconds, the CPU time of the child's process
+        tree during the call.
         """
         if self._unloadable is not None:
             return dict(self._unloadable)
+        if self._budget_end is None:
+            self._budget_end = time.monotonic() + self.limits.submission_seconds
+        if self.seconds_left() <= 0:
+            self.close()
+            return {**self._out_of_time(), "wall_seconds": 0.0}
         if self._proc is None:
             if self.restarts >= self.limits.restarts:
                 return {"status": "died", "exit": "too many crashes or timeouts; grading of this submission stopped"}
-            if not self._start():
+            failed = self._start()
+            if failed is not None and failed.get("status") == "out_of_time":
+                return failed
+            if failed is not None:
                 self._unloadable = {"status": "unloadable", "errors": self.load_errors}
                 self.close()
                 return dict(self._unloadable)
-        request = {"fn": fn, "args": args, "kwargs": kwargs or {}, **flags}
-        started, cpu_before = time.perf_counter(), (self._tree_cpu_seconds() if measure_cpu else 0.0)
-        reply = self._exchange(request, seconds or self.limits.call_seconds, STATUSES)
+        request = {"fn": fn, "kwargs": kwargs or {}, **flags}
+        if built is None:
+            request["args"] = args
+        else:
+            request["build"] = built
+        keys = args[1] if len(args) > 1 and type(args[1]) is dict else None  # a reply may give just their values
+        started, cpu_before = time.perf_counter(), (self._cpu_seconds() if measure_cpu else 0.0)
+        reply = self._exchange(request, seconds or self.limits.call_seconds, STATUSES, keys)
         reply["wall_seconds"] = time.perf_counter() - started
-        if measure_cpu and self._proc is not None:  # read by the parent from /proc: the child cannot fake it
-            reply["cpu_seconds"] = self._tree_cpu_seconds() - cpu_before
+        if measure_cpu and self._proc is not None:  # read by the parent, never reported by the child
+            reply["cpu_seconds"] = self._cpu_seconds() - cpu_before
         return reply
 
-    def _tree_cpu_seconds(self):
-        """CPU time (user + system) used so far by the child's whole process tree, read from /proc."""
+    def _cpu_seconds(self):
+        """CPU time used so far by the child and everything it started: from its cgroup, or else from /proc."""
         if self._proc is None:
             return 0.0
-        ticks, todo, seen = 0, [self._proc.pid], set()
-        while todo:
-            pid = todo.pop()
-            if pid in seen:
-                continue
-            seen.add(pid)
-            try:
-                with open(f"/proc/{pid}/stat", "rb") as stat:
-                    fields = stat.read().rsplit(b")", 1)[1].split()
-                ticks += int(fields[11]) + int(fields[12])  # utime, stime
-                for task in os.listdir(f"/proc/{pid}/task"):
-                    with open(f"/proc/{pid}/task/{task}/children", "rb") as children:
-                        todo.extend(int(child) for child in children.read().split())
-            except (OSError, ValueError, IndexError):
-                continue
-        return ticks / os.sysconf("SC_CLK_TCK")
+        if self._cgroup is not None:
+            seconds = isolation.cgroup_cpu_seconds(self._cgroup)
+            if seconds is not None:
+                return seconds
+        return tree_cpu_seconds(self._proc.pid)
 
     def variable(self, name, seconds=None):
         """The plain value of a global the learner's code defines (an answer cell's variable)."""
@@ -326,8 +420,13 @@ def _text(value, limit):
     return value[:limit] if type(value) is str else ""
 
 
-def _clean(message, statuses):
-    """Rebuild a child's message from the fields its status allows, each of the right plain type."""
+def _clean(message, statuses, keys=None):
+    """Rebuild a child's message from the fields its status allows, each of the right plain type.
+
+    An answer comes as "value", or, when it is a dict of numbers keyed by the names of the call's
+    second argument (`keys`, the parent's own copy) in their order, as "values": just the numbers,
+    one per name, each an exact int or float.
+    """
     status = message.get("status")
     if type(status) is not str or status not in statuses:
         return {"status": "invalid", "reason": f"unknown status {_text(str(status), 40)!r}"}
@@ -338,9 +437,17 @@ def _clean(message, statuses):
     if status == "loaded":
         reply["errors"] = _plain_errors(message.get("errors"))
     elif status == "ok":
-        if "value" not in message:
+        if "value" in message:
+            reply["value"] = message["value"]
+        elif "values" in message and keys is not None:
+            values = message["values"]
+            if type(values) is not list or len(values) != len(keys):
+                return {"status": "invalid", "reason": "a list of values that does not match the call's names"}
+            if not all(type(v) is float or type(v) is int for v in values):
+                return {"status": "invalid", "reason": "a list of values that are not all numbers"}
+            reply["value"] = dict(zip(keys, values))
+        else:
             return {"status": "invalid", "reason": "an answer without a value"}
-        reply["value"] = message["value"]
     elif status in ("raised", "unsendable"):
         error = message.get("error")
         error = error if type(error) is dict else {}
@@ -361,6 +468,8 @@ def _explain(reply):
         return f"running your code took longer than {reply['seconds']:.0f} s before any function was called"
     if status == "died":
         return f"the process running your code exited while loading it (exit status {reply.get('exit')})"
+    if status == "out_of_time":
+        return f"the {reply['seconds']:.0f} s all of this submission's code may run for together ran out while loading it"
     return f"the process running your code sent an unreadable reply ({reply.get('reason', status)})"
 
 

@@ -36,29 +36,24 @@ def reply_fds():
     return found
 
 
-def current_request():
-    """The request (or the first message) the child is answering, found in a caller's frame."""
+STRAY = bytes(32)  # a nonce no request carries
+
+
+def current_nonce():
+    """The nonce of the request (or the first message) the child is answering, found in a caller's frame."""
     frame = sys._getframe(1)
     while frame is not None:
-        for key in ("request", "hello"):
-            value = frame.f_locals.get(key)
-            if isinstance(value, dict):
-                return value
+        value = frame.f_locals.get("nonce")
+        if isinstance(value, bytes) and len(value) == 32:
+            return value
         frame = frame.f_back
-    return {}
+    return STRAY
 
 
-def tie(message, request):
-    """Copy whatever ties a reply to its request (an id, a nonce) from the request into the reply."""
-    for key, value in request.items():
-        if key not in ("fn", "args", "kwargs", "chunks") and type(value) in (str, int):
-            message.setdefault(key, value)
-    return message
-
-
-def write_frame(data):
+def write_frame(data, nonce=STRAY):
+    """A frame as the child writes one: the body's length (8 bytes), the nonce (32 bytes), then the body."""
     for fd in reply_fds():
-        view = memoryview(struct.pack(">Q", len(data)) + data)
+        view = memoryview(struct.pack(">Q", len(data)) + nonce + data)
         try:
             while view:
                 view = view[os.write(fd, view) :]
@@ -66,8 +61,8 @@ def write_frame(data):
             pass
 
 
-def forge(message):
-    write_frame(json.dumps(message).encode())
+def forge(message, nonce=STRAY):
+    write_frame(json.dumps(message).encode(), nonce)
 
 
 def evaluate(graph, leaves):
@@ -87,8 +82,8 @@ def nested(depth):
 
 def users_of(graph, name):
     """A forged reply nested 100,000 deep, then a returned list nested 500 deep."""
-    text = json.dumps(tie({"status": "ok", "seconds": 0.0, "value": "@"}, current_request()))
-    write_frame(text.replace('"@"', "[" * 100_000 + "]" * 100_000).encode())
+    text = json.dumps({"status": "ok", "seconds": 0.0, "value": "@"})
+    write_frame(text.replace('"@"', "[" * 100_000 + "]" * 100_000).encode(), current_nonce())
     return nested(500)
 
 

@@ -77,29 +77,24 @@ def reply_fds():
     return found
 
 
-def current_request():
-    """The request (or the first message) the child is answering, found in a caller's frame."""
+STRAY = bytes(32)  # a nonce no request carries
+
+
+def current_nonce():
+    """The nonce of the request (or the first message) the child is answering, found in a caller's frame."""
     frame = sys._getframe(1)
     while frame is not None:
-        for key in ("request", "hello"):
-            value = frame.f_locals.get(key)
-            if isinstance(value, dict):
-                return value
+        value = frame.f_locals.get("nonce")
+        if isinstance(value, bytes) and len(value) == 32:
+            return value
         frame = frame.f_back
-    return {}
+    return STRAY
 
 
-def tie(message, request):
-    """Copy whatever ties a reply to its request (an id, a nonce) from the request into the reply."""
-    for key, value in request.items():
-        if key not in ("fn", "args", "kwargs", "chunks") and type(value) in (str, int):
-            message.setdefault(key, value)
-    return message
-
-
-def write_frame(data):
+def write_frame(data, nonce=STRAY):
+    """A frame as the child writes one: the body's length (8 bytes), the nonce (32 bytes), then the body."""
     for fd in reply_fds():
-        view = memoryview(struct.pack(">Q", len(data)) + data)
+        view = memoryview(struct.pack(">Q", len(data)) + nonce + data)
         try:
             while view:
                 view = view[os.write(fd, view) :]
@@ -107,23 +102,24 @@ def write_frame(data):
             pass
 
 
-def forge(message):
-    write_frame(json.dumps(message).encode())
+def forge(message, nonce=STRAY):
+    write_frame(json.dumps(message).encode(), nonce)
 
 
 forge({"status": "loaded", "errors": []})  # a stray frame tied to nothing
-forge(tie({"status": "loaded", "errors": [{"label": "forged", "type": "Forged", "message": "a forged load error"}]}, current_request()))
+forge({"status": "loaded", "errors": [{"label": "forged", "type": "Forged", "message": "a forged load error"}]}, current_nonce())
 for _ in range(5):
     forge({"status": "ok", "seconds": 0.0, "value": ["forged"]})  # stray answers waiting for later calls
 
 
 def inputs_of(graph, name):
     """Corrupts the framing: a frame whose body is not JSON."""
-    write_frame(b"{not json}")
+    write_frame(b"{not json}")  # tied to nothing: skipped unread
+    write_frame(b"{not json}", current_nonce())
     return next((list(inputs) for node, _op, inputs in graph if node == name), [])
 
 
 def users_of(graph, name):
     """Answers first with a forged wrong reply tied to the request, then returns the right answer."""
-    forge(tie({"status": "ok", "seconds": 0.0, "value": ["forged"]}, current_request()))
+    forge({"status": "ok", "seconds": 0.0, "value": ["forged"]}, current_nonce())
     return [node for node, _op, inputs in graph if name in inputs]

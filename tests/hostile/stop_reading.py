@@ -77,29 +77,24 @@ def reply_fds():
     return found
 
 
-def current_request():
-    """The request (or the first message) the child is answering, found in a caller's frame."""
+STRAY = bytes(32)  # a nonce no request carries
+
+
+def current_nonce():
+    """The nonce of the request (or the first message) the child is answering, found in a caller's frame."""
     frame = sys._getframe(1)
     while frame is not None:
-        for key in ("request", "hello"):
-            value = frame.f_locals.get(key)
-            if isinstance(value, dict):
-                return value
+        value = frame.f_locals.get("nonce")
+        if isinstance(value, bytes) and len(value) == 32:
+            return value
         frame = frame.f_back
-    return {}
+    return STRAY
 
 
-def tie(message, request):
-    """Copy whatever ties a reply to its request (an id, a nonce) from the request into the reply."""
-    for key, value in request.items():
-        if key not in ("fn", "args", "kwargs", "chunks") and type(value) in (str, int):
-            message.setdefault(key, value)
-    return message
-
-
-def write_frame(data):
+def write_frame(data, nonce=STRAY):
+    """A frame as the child writes one: the body's length (8 bytes), the nonce (32 bytes), then the body."""
     for fd in reply_fds():
-        view = memoryview(struct.pack(">Q", len(data)) + data)
+        view = memoryview(struct.pack(">Q", len(data)) + nonce + data)
         try:
             while view:
                 view = view[os.write(fd, view) :]
@@ -107,8 +102,8 @@ def write_frame(data):
             pass
 
 
-def forge(message):
-    write_frame(json.dumps(message).encode())
+def forge(message, nonce=STRAY):
+    write_frame(json.dumps(message).encode(), nonce)
 
 
 def backward(graph, values, output=None):
@@ -120,6 +115,6 @@ def backward(graph, values, output=None):
         for i, slope in zip(inputs, local):
             grads[i] += grads[name] * slope
     if len(graph) > 100_000:
-        forge(tie({"status": "ok", "seconds": 0.0, "value": grads}, current_request()))
+        forge({"status": "ok", "seconds": 0.0, "value": grads}, current_nonce())
         time.sleep(3600)  # never come back to read the next request
     return grads

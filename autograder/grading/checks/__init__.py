@@ -7,9 +7,11 @@ strategy of cases. Expected answers are never written here: the grader computes
 them with the reference in its own process.
 """
 
+import dataclasses
 import importlib
 from dataclasses import dataclass, field
 
+from autograder.sandbox.builders import chain  # noqa: F401 - one definition, shared with the sandbox child
 from solutions import graph as reference
 
 FUNCTIONS = ("evaluate", "inputs_of", "users_of", "backward")  # the learner's tasks, in lesson order
@@ -43,6 +45,7 @@ class Case:
     seconds: float = 0.0  # wall clock for the call; 0 means the sandbox default
     expect: str = ""  # judge for this case alone; "" means the check's own
     judged: tuple = ()  # backward: the only names whose gradients this case judges; () means every name
+    built: dict = None  # a large input: the description the sandbox child builds args from (see described)
 
 
 @dataclass(frozen=True)
@@ -97,14 +100,13 @@ def sweep_call(graph, leaves, label="", **extra):
     return backward_call(graph, leaves, output=output, label=label, judged=judged, **extra)
 
 
-def chain(length, leaf="x"):
-    """A chain of `length` nodes alternating neg and add-a-constant: values and slopes stay small."""
-    graph, previous = [], leaf
-    for i in range(length):
-        name = f"n{i}"
-        graph.append((name, "neg", [previous]) if i % 2 == 0 else (name, "add", [previous, "c"]))
-        previous = name
-    return graph, {leaf: 0.5, "c": 0.25}
+def described(case, description):
+    """`case`, sent to the sandbox as a description its child builds the arguments from (builders.build).
+
+    The grader still judges against the case's own args, which must be what the description builds
+    (tests/test_sandbox_bounds.py holds every described case to it); only megabytes of JSON are saved.
+    """
+    return dataclasses.replace(case, built=dict(description))
 
 
 

@@ -1,0 +1,60 @@
+"""Large public inputs, built from a short description the same way on both sides of the sandbox.
+
+A check with a large input (a chain of 200,000 nodes) describes it, e.g. {"shape": "chain",
+"length": 200000}. The grader builds the input from the description to judge the answer with
+the reference; the child builds the very same input from the same description instead of
+receiving megabytes of JSON. The answer is judged against the grader's own copy, so nothing
+the child builds is trusted.
+
+Standard library only, and no imports at all: the child script is this file's text followed by
+child.py's (parent.child_script), run by an interpreter started with -I -S.
+"""
+
+
+def chain(length, leaf="x"):
+    """A chain of `length` nodes alternating neg and add-a-constant: values and slopes stay small."""
+    graph, previous = [], leaf
+    for i in range(length):
+        name = f"n{i}"
+        graph.append((name, "neg", [previous]) if i % 2 == 0 else (name, "add", [previous, "c"]))
+        previous = name
+    return graph, {leaf: 0.5, "c": 0.25}
+
+
+def wide(width):
+    """Every node reads the leaf x and the node before it: many edges, wide fan-out from x."""
+    graph, previous = [], "x"
+    for i in range(width):
+        op = ("add", "mul", "sub")[i % 3]
+        graph.append((f"h{i}", op, [previous, "x"]))
+        previous = f"h{i}"
+    return graph, {"x": 1.0}
+
+
+SHAPES = {"chain": chain, "wide": wide}
+
+# The ops these shapes use, computed as the reference's evaluate computes them (a test holds the two equal).
+STEPS = {
+    "neg": lambda a: -a,
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+}
+
+
+def values_of(graph, leaves):
+    """The value of every leaf and node, in evaluate's order: the leaves, then the nodes as listed."""
+    values = dict(leaves)
+    for name, op, inputs in graph:
+        values[name] = STEPS[op](*[values[i] for i in inputs])
+    return values
+
+
+def build(description):
+    """backward's arguments (graph, values) for a description such as {"shape": "chain", "length": 200000}.
+
+    The graph is a list of (name, op, [inputs]) tuples, as the child hands graphs to learner code.
+    """
+    params = dict(description)
+    graph, leaves = SHAPES[params.pop("shape")](**params)
+    return graph, values_of(graph, leaves)

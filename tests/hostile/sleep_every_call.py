@@ -1,0 +1,69 @@
+"""Sleeps 9 s (just under the per-call timeout) before every honest answer, so a grader without a budget per submission is held for half an hour."""
+
+EXPECTED = {"evaluate": 8, "inputs_of": 0, "users_of": 0, "backward": 0}
+CHECKS = "all"  # the budget ends grading wherever it runs out, so the points are partial
+# The 60 s budget pays for six calls: evaluate_values' first two checks (3 + 2 calls, 3 + 5 points) pass,
+# the sixth call is the first of its third check, and every check after that fails out of time.
+
+
+import math
+import time
+
+
+PAUSE = 9.0
+
+FORWARD = {
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "div": lambda a, b: a / b,
+    "sq": lambda a: a * a,
+    "tanh": lambda a: math.tanh(a),
+    "relu": lambda a: a if a > 0 else 0.0,
+    "neg": lambda a: -a,
+}
+
+
+SLOPES = {
+    "add": lambda a, b, out: (1.0, 1.0),
+    "sub": lambda a, b, out: (1.0, -1.0),
+    "mul": lambda a, b, out: (b, a),
+    "div": lambda a, b, out: (1.0 / b, -a / (b * b)),
+    "sq": lambda a, out: (2.0 * a,),
+    "tanh": lambda a, out: (1.0 - out * out,),
+    "relu": lambda a, out: (1.0 if a > 0 else 0.0,),
+    "neg": lambda a, out: (-1.0,),
+}
+
+
+def evaluate(graph, leaves):
+    time.sleep(PAUSE)
+    values = dict(leaves)
+    for name, op, inputs in graph:
+        for i in inputs:
+            if i not in values:
+                raise ValueError(f"{name} reads {i}, which has no value yet")
+        values[name] = FORWARD[op](*[values[i] for i in inputs])
+    return values
+
+
+def inputs_of(graph, name):
+    time.sleep(PAUSE)
+    return next((list(inputs) for node, _op, inputs in graph if node == name), [])
+
+
+def users_of(graph, name):
+    time.sleep(PAUSE)
+    return [node for node, _op, inputs in graph if name in inputs]
+
+
+def backward(graph, values, output=None):
+    time.sleep(PAUSE)
+    output = graph[-1][0] if output is None else output
+    grads = dict.fromkeys(values, 0.0)
+    grads[output] = 1.0
+    for name, op, inputs in reversed(graph):
+        local = SLOPES[op](*[values[i] for i in inputs], values[name])
+        for i, slope in zip(inputs, local):
+            grads[i] += grads[name] * slope
+    return grads

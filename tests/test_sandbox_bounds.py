@@ -1,0 +1,391 @@
+"""Bounds on the trusted process, and the shortcuts that make grading fast without trusting the child more.
+
+Learner code in each test is a short source run in the real sandbox: it writes frames straight
+into the reply pipe (found as sys.argv[2] of the child), sleeps, or burns CPU in forks. Nothing
+here asserts a time: speed is `make bench`'s business.
+"""
+
+import ast
+import json
+import sys
+import tracemalloc
+
+import pytest
+
+from autograder.grading import checks as check_table
+from autograder.grading.checks import as_json_graph
+from autograder.grading.compare import JUDGES, reference_answer
+from autograder.grading.runner import Runner, drawn_examples, grade
+from autograder.grading.submission import MAX_CELLS, Chunk, Submission, SubmissionError, load
+from autograder.sandbox import builders, isolation
+from autograder.sandbox.parent import CHILD_PARTS, Limits, Sandbox, child_script, tree_cpu_seconds
+from autograder.grading import zoo
+from solutions import graph as reference
+from tests.conftest import REFERENCE_SOURCE, STUB_SOURCE
+
+SMALL_GRAPH = [["p", "mul", ["a", "b"]], ["z", "add", ["p", "c"]]]
+SMALL_VALUES = {"a": 2.0, "b": 3.0, "c": 1.0, "p": 6.0, "z": 7.0}
+
+FRAMES = '''
+import os, struct, sys
+
+REPLY = int(sys.argv[2])
+
+
+def frame(body, nonce=bytes(32)):
+    """Write one frame as the child does: length, nonce, body (the default nonce belongs to no request)."""
+    view = memoryview(struct.pack(">Q", len(body)) + nonce + body)
+    while view:
+        view = view[os.write(REPLY, view):]
+
+
+def current_nonce():
+    """The nonce of the request being answered, from the child's own frames."""
+    frame_ = sys._getframe(1)
+    while frame_ is not None:
+        value = frame_.f_locals.get("nonce")
+        if isinstance(value, bytes) and len(value) == 32:
+            return value
+        frame_ = frame_.f_back
+    raise LookupError("no nonce")
+'''
+
+
+def sandbox_of(source, limits=Limits()):
+    return Sandbox([Chunk("test", source)], limits)
+
+
+# ---------------------------------------------------------------- the reply pipe
+def test_a_stray_frame_is_skipped_without_being_read_into_memory():
+    """A 60 MB frame without the request's nonce costs the parent a bounded buffer, not its size (or gigabytes decoded)."""
+    source = FRAMES + '''
+def users_of(graph, name):
+    frame(b'{"status": "ok", "value": [' + b"0.125," * 10_000_000 + b'0.125]}')
+    return [node for node, _op, inputs in graph if name in inputs]
+'''
+    with sandbox_of(source) as sandbox:
+        assert sandbox.variable("REPLY")["status"] == "ok"  # child started and code loaded before measuring
+        tracemalloc.start()
+        try:
+            reply = sandbox.call("users_of", [SMALL_GRAPH, "p"])
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert reply["status"] == "ok" and reply["value"] == ["z"]
+    assert peak < 8 << 20, f"the parent held {peak} bytes while skipping a 60 MB stray frame"
+
+
+@pytest.mark.parametrize("tied", [True, False], ids=["with the nonce", "stray"])
+def test_an_oversized_frame_is_refused_by_its_length(tied):
+    """A header announcing more than Limits.message_bytes fails the call at once: its body is never waited for."""
+    source = FRAMES + f'''
+import time
+
+
+def users_of(graph, name):
+    nonce = current_nonce() if {tied!r} else bytes(32)
+    os.write(REPLY, struct.pack(">Q", 1 << 40) + nonce)
+    time.sleep(3600)
+'''
+    with sandbox_of(source, Limits(call_seconds=30)) as sandbox:
+        reply = sandbox.call("users_of", [SMALL_GRAPH, "p"])
+        after = sandbox.call("inputs_of", [SMALL_GRAPH, "p"])
+    assert reply["status"] == "invalid" and "limit" in reply["reason"], reply
+    assert reply["wall_seconds"] < 30, "the parent waited for a body it should have refused"
+    assert after["status"] == "missing", "a fresh child answers the next call"
+
+
+def test_a_frame_with_the_nonce_but_no_json_is_invalid():
+    source = FRAMES + '''
+def users_of(graph, name):
+    frame(b"[not json", current_nonce())
+    return []
+'''
+    with sandbox_of(source) as sandbox:
+        reply = sandbox.call("users_of", [SMALL_GRAPH, "p"])
+    assert reply["status"] == "invalid"
+
+
+# ---------------------------------------------------------------- answers sent as a list of numbers
+def test_backward_answers_come_back_as_the_same_dict():
+    """A dict keyed like the call's values comes back as its numbers alone; the parent rebuilds it with its own names."""
+    with sandbox_of(REFERENCE_SOURCE) as sandbox:
+        reply = sandbox.call("backward", [SMALL_GRAPH, SMALL_VALUES])
+        reordered = sandbox.call("evaluate", [SMALL_GRAPH, {"c": 1.0, "b": 3.0, "a": 2.0}])
+    want = reference.backward([tuple(node) for node in SMALL_GRAPH], SMALL_VALUES)
+    assert reply["status"] == "ok" and reply["value"] == want
+    assert list(reply["value"]) == list(SMALL_VALUES) and all(type(v) is float for v in reply["value"].values())
+    assert reordered["value"] == {"c": 1.0, "b": 3.0, "a": 2.0, "p": 6.0, "z": 7.0}
+
+
+@pytest.mark.parametrize(
+    "values",
+    ["[1.0, 2.0]", "[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]", "[true, 1.0, 1.0, 1.0, 1.0]", '["1", 1.0, 1.0, 1.0, 1.0]',
+     "[null, 1.0, 1.0, 1.0, 1.0]", "[[1.0], 1.0, 1.0, 1.0, 1.0]", '{"a": 1.0}'],
+    ids=["too few", "too many", "a bool", "a string", "null", "a list", "not a list"],
+)
+def test_a_forged_list_of_numbers_is_invalid(values):
+    """Numbers in place of a dict must be exactly one int or float per name of the call's values."""
+    source = FRAMES + f'''
+def backward(graph, values, output=None):
+    frame(b'{{"status": "ok", "values": ' + {values!r}.encode() + b'}}', current_nonce())
+    return {{}}
+'''
+    with sandbox_of(source) as sandbox:
+        reply = sandbox.call("backward", [SMALL_GRAPH, SMALL_VALUES])
+    assert reply["status"] == "invalid", reply
+
+
+def test_a_list_of_numbers_answers_only_a_call_with_a_values_dict():
+    source = FRAMES + '''
+def users_of(graph, name):
+    frame(b'{"status": "ok", "values": [1.0, 2.0]}', current_nonce())
+    return []
+'''
+    with sandbox_of(source) as sandbox:
+        reply = sandbox.call("users_of", [SMALL_GRAPH, "p"])
+    assert reply["status"] == "invalid"
+
+
+# ---------------------------------------------------------------- the time budget of a submission
+SLEEPER = '''
+import time
+
+
+def users_of(graph, name):
+    time.sleep(1.0)
+    return [node for node, _op, inputs in graph if name in inputs]
+
+
+def inputs_of(graph, name):
+    return []
+'''
+
+
+def test_the_budget_ends_every_call_left():
+    """Once a submission's calls have used Limits.submission_seconds, every later call fails at once, out of time."""
+    limits = Limits(call_seconds=5, submission_seconds=2.5)
+    with sandbox_of(SLEEPER, limits) as sandbox:
+        replies = [sandbox.call("users_of", [SMALL_GRAPH, "p"]) for _ in range(5)]
+        quick = sandbox.call("inputs_of", [SMALL_GRAPH, "p"])
+    assert [r["status"] for r in replies] == ["ok", "ok", "out_of_time", "out_of_time", "out_of_time"]
+    assert replies[2]["wall_seconds"] < 2.0, "the third call was cut off when the budget ran out, not at its own limit"
+    assert quick["status"] == "out_of_time"
+    assert sandbox.restarts == 1, "no child is started once the budget is spent"
+
+
+def test_out_of_time_checks_fail_with_a_clear_message():
+    """Checks left when the budget runs out fail, each saying it is out of time, and grading ends soon after the budget."""
+    limits = Limits(call_seconds=5, submission_seconds=2.5)
+    every = check_table.all_checks()
+    checks = [c for c in every if c.function == "users_of"] + [c for c in every if c.function == "inputs_of"]
+    result = grade(Submission("sleeper", [Chunk("sleeper", SLEEPER)]), checks, limits)
+    failures = [r.failure for r in result.results if r.failure]
+    late = [f for f in failures if f.status == "out_of_time"]
+    assert late and all(f.summary.startswith("out of time") for f in late)
+    assert any(r.check.function == "inputs_of" and r.failure and r.failure.status == "out_of_time" for r in result.results)
+    assert result.seconds < 10
+
+
+def test_the_budget_covers_loading():
+    """Loading the code again after a crash spends the same budget: a module that sleeps at import cannot reset it."""
+    source = '''
+import time
+time.sleep(1.5)
+
+
+def users_of(graph, name):
+    import os
+    os._exit(3)
+'''
+    limits = Limits(call_seconds=5, load_seconds=5, submission_seconds=2.5)
+    with sandbox_of(source, limits) as sandbox:
+        replies = [sandbox.call("users_of", [SMALL_GRAPH, "p"]) for _ in range(3)]
+    assert [r["status"] for r in replies] == ["died", "out_of_time", "out_of_time"]
+    assert sandbox.restarts == 2
+
+
+def test_a_hung_function_is_struck_within_the_budget():
+    """A function that timed out once gets short limits afterwards; the budget still ends the submission."""
+    source = "def backward(graph, values, output=None):\n    while True:\n        pass\n"
+    checks = [c for c in check_table.all_checks() if c.function == "backward" and c.strategy is None][:4]
+    limits = Limits(call_seconds=2, submission_seconds=4)
+    result = grade(Submission("hang", [Chunk("hang", source)]), checks, limits)
+    statuses = [r.failure.status for r in result.results]
+    assert statuses[0] == "timeout" and "out_of_time" in statuses
+    assert result.seconds < 8
+
+
+# ---------------------------------------------------------------- CPU time of the whole process tree
+BURN_IN_FORKS = '''
+import os, signal, time
+
+
+def burn(seconds):
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
+def backward(graph, values, output=None):
+    if IGNORE_CHILDREN:
+        signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # exited children are reaped by the kernel, never waited for
+    pids = []
+    for _ in range(3):
+        pid = os.fork()
+        if pid == 0:
+            burn(0.2)
+            os._exit(0)
+        pids.append(pid)
+    for pid in pids:
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
+    return {name: 0.0 for name in values}
+'''
+
+
+def test_cpu_burnt_in_exited_forks_counts():
+    """CPU time spent in children that have exited (and were waited for) is part of the call's CPU time."""
+    with sandbox_of("IGNORE_CHILDREN = False\n" + BURN_IN_FORKS) as sandbox:
+        reply = sandbox.call("backward", [SMALL_GRAPH, SMALL_VALUES], measure_cpu=True)
+    assert reply["status"] == "ok"
+    assert reply["cpu_seconds"] >= 0.45, reply
+
+
+@pytest.mark.skipif(isolation.cgroup_base() is None, reason="no cgroup can be made here: CPU is read from /proc")
+def test_cpu_of_children_nobody_waits_for_counts_through_the_cgroup():
+    with sandbox_of("IGNORE_CHILDREN = True\n" + BURN_IN_FORKS) as sandbox:
+        reply = sandbox.call("backward", [SMALL_GRAPH, SMALL_VALUES], measure_cpu=True)
+    assert reply["status"] == "ok"
+    assert reply["cpu_seconds"] >= 0.45, reply
+
+
+def test_the_proc_reading_counts_waited_children(tmp_path):
+    """Without a cgroup, /proc gives a process's own time plus that of the children it waited for."""
+    import subprocess
+
+    script = (
+        "import os, sys, time\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    end = time.process_time() + 0.4\n"
+        "    while time.process_time() < end: pass\n"
+        "    os._exit(0)\n"
+        "os.waitpid(pid, 0)\n"
+        "print('done', flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "done"
+        assert tree_cpu_seconds(proc.pid) >= 0.35
+    finally:
+        proc.stdin.close()
+        proc.wait()
+
+
+# ---------------------------------------------------------------- notebooks
+def _notebook(cells):
+    return {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+def test_a_notebook_with_too_many_cells_is_refused(tmp_path):
+    """More than MAX_CELLS cells (markdown counts): a SubmissionError naming the file and what to do."""
+    code = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": REFERENCE_SOURCE}
+    note = {"cell_type": "markdown", "metadata": {}, "source": "."}
+    path = tmp_path / "lesson.ipynb"
+    path.write_text(json.dumps(_notebook([code] + [note] * MAX_CELLS)), encoding="utf-8")
+    with pytest.raises(SubmissionError) as err:
+        load(path)
+    assert str(path) in str(err.value) and f"{MAX_CELLS:,}" in str(err.value) and "delete" in str(err.value)
+    path.write_text(json.dumps(_notebook([code] + [note] * (MAX_CELLS - 1))), encoding="utf-8")
+    assert load(path).chunks
+
+
+# ---------------------------------------------------------------- large inputs built by the child
+def described_cases():
+    return [case for check in check_table.all_checks() if check.strategy is None for case in check.inputs() if case.built]
+
+
+def test_there_is_a_described_case():
+    assert described_cases(), "deep_graph's chain should be described, not sent"
+
+
+def test_a_described_case_builds_exactly_its_args():
+    """The child builds, from the description, the very arguments the grader judges against (names, order, types)."""
+    for case in described_cases():
+        graph, values = builders.build(case.built)
+        assert as_json_graph(graph) == case.args[0]
+        assert list(values.items()) == list(case.args[1].items())
+        assert all(type(v) is type(case.args[1][k]) for k, v in values.items())
+        assert len(case.args) == 2
+
+
+@pytest.mark.parametrize("description", [{"shape": "chain", "length": 301}, {"shape": "wide", "width": 300}])
+def test_builders_compute_values_as_the_reference_does(description):
+    graph, values = builders.build(description)
+    leaves = builders.SHAPES[description["shape"]](**{k: v for k, v in description.items() if k != "shape"})[1]
+    want = reference.evaluate(graph, leaves)
+    assert list(values.items()) == list(want.items())
+
+
+def test_the_child_script_is_standard_library_only():
+    """builders.py imports nothing, child.py only the standard library: the child runs with -I -S in an empty root."""
+    for path in CHILD_PARTS:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        if path.name == "builders.py":
+            assert not imported
+        assert imported <= set(sys.stdlib_module_names), (path.name, imported)
+    compile(child_script(), "child.py", "exec")
+
+
+def test_a_described_call_answers_as_a_sent_one():
+    """The reference answers a described chain exactly as it answers the same chain sent as JSON."""
+    graph, values = builders.build({"shape": "chain", "length": 2000})
+    args = [as_json_graph(graph), values]
+    with sandbox_of(REFERENCE_SOURCE) as sandbox:
+        built = sandbox.call("backward", args, built={"shape": "chain", "length": 2000})
+        sent = sandbox.call("backward", args)
+    assert built["status"] == sent["status"] == "ok" and built["value"] == sent["value"]
+
+
+# ---------------------------------------------------------------- property examples drawn once
+def test_examples_are_drawn_once_per_process():
+    check = next(c for c in check_table.all_checks() if c.strategy is not None)
+    first = drawn_examples(check)
+    assert len(first) >= check.examples and drawn_examples(check) is first
+
+
+def _buggy_backward_sources():
+    for entry in zoo.entries():
+        if entry.kind == "buggy" and entry.function == "backward" and "finite_difference_agreement" in entry.fails:
+            yield entry.name, zoo.source(entry, REFERENCE_SOURCE, STUB_SOURCE)
+
+
+@pytest.mark.slow
+def test_replay_then_shrink_reports_what_hypothesis_alone_reports():
+    """For every buggy backward the zoo fails on random graphs: replaying the drawn examples, and shrinking only
+    on a wrong answer, ends on the same failure (summary, input) as a plain Hypothesis run."""
+    properties = [c for c in check_table.all_checks() if c.strategy is not None]
+    compared = 0
+    for name, source in _buggy_backward_sources():
+        with sandbox_of(source) as sandbox:
+            for check in properties:
+                replayed = Runner(sandbox).run_property(check)
+                failures = Runner(sandbox).search(check, JUDGES[check.expect])
+                hard = [f for f in failures if f.status in ("timeout", "died")]
+                alone = (hard[0] if hard else failures[-1]) if failures else None
+                assert (replayed is None) == (alone is None), (name, check.id)
+                if replayed is not None:
+                    assert replayed.summary == alone.summary and replayed.case.args == alone.case.args, (name, check.id)
+                    compared += 1
+    assert compared
+
+
+def test_every_reference_answer_is_cached():
+    case = check_table.all_checks()[0].inputs()[0]
+    assert reference_answer(case) is reference_answer(case)
