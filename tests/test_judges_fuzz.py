@@ -37,7 +37,7 @@ CASES = [(check, case) for check in all_checks() if check.strategy is None for c
 @given(data=st.data())
 def test_answer_judges_take_any_value(data):
     cell = data.draw(st.sampled_from(ANSWER_CELLS), label="answer cell")
-    names = answers.JUDGES[cell.judge].names
+    names = answers.names_of(cell)
     values = {name: data.draw(JSON_LIKE, label=name) for name in names}
     said = answers.verdict(cell, values)
     assert isinstance(said, str)

@@ -92,7 +92,7 @@ def test_function_cells_are_worth_their_hidden_checks():
     assert sorted(functions) == ["backward", "evaluate", "inputs_of", "users_of"]
     for function, points in functions.items():
         assert points == sum(check.points for check in all_checks() if check.function == function), function
-    assert sum(graded.values()) == 106, "the README's demo table counts 55 + 51 points"
+    assert sum(graded.values()) == 109, "the README's demo table counts 55 + 54 points"
 
 
 @pytest.mark.parametrize("score", [25.0, 20.0, 0.0])
@@ -119,9 +119,9 @@ def test_answer_cells_accept_right_answers_and_explain_wrong_ones():
     from autograder.grading.submission import Chunk
 
     right = Chunk("c", 'ORDER = ["p", "q", "L"]\nINPUTS_OF_Q = ["a", "p"]\nFAN_OUT_NODE = "a"\nEDGE_COUNT = 5\n'
-                       'CHOICE = "C"\nASSIGN_X = 16.0\nFIRST_WRONG = "t"')
+                       'CHOICE = "C"\nASSIGN_X = 16.0\nFIRST_WRONG = "t"\nGRAD_Z = 14\nCHOICE_SHARED = "B"\nCHOICE_STEP = "B"')
     wrong = Chunk("c", 'ORDER = ["q", "p", "L"]\nINPUTS_OF_Q = ["p", "a", "b"]\nFAN_OUT_NODE = "p"\nEDGE_COUNT = True\n'
-                       'CHOICE = "B"\nASSIGN_X = 128\nFIRST_WRONG = "L"')
+                       'CHOICE = "B"\nASSIGN_X = 128\nFIRST_WRONG = "L"\nGRAD_Z = 7\nCHOICE_SHARED = "C"\nCHOICE_STEP = "A"')
     cells = answers.answer_cells()
     assert answers.judge([right], list(cells)) == {g: "" for g in cells}
     said = answers.judge([wrong], list(cells))
@@ -131,6 +131,9 @@ def test_answer_cells_accept_right_answers_and_explain_wrong_ones():
     assert "whole number" in said["answer_edge_count"]
     assert "leaf" in said["answer_multiple_choice"]
     assert "correct sweep" in said["answer_assign_instead_of_add"] and "FIRST_WRONG" in said["answer_assign_instead_of_add"]
+    assert "forward value" in said["answer_gradient_of_z"]
+    assert "assign-instead-of-add" in said["answer_shared_branches"]
+    assert "sensitivity" in said["answer_backprop_is_not_a_step"]
     missing = answers.judge([Chunk("c", "raise NotImplementedError()")], ["answer_order"])
     assert "NotImplementedError" in missing["answer_order"]
 

@@ -18,7 +18,7 @@ from autograder.course.examples import ABA_SQUARED, ABC_SQUARED, ABC_LEAVES, DIA
 from autograder.course.lessons import LESSONS, LessonError, grade_cells
 from autograder.course.lessons import parse as parse_lesson
 from autograder.course.paths import NOTEBOOKS, REFERENCE
-from autograder.grading.answers import JUDGES, verdict
+from autograder.grading.answers import JUDGES, names_of, verdict
 from autograder.grading.by_lesson import cell_points
 from solutions import graph as reference
 from tests.conftest import finish, nbgrader
@@ -35,9 +35,18 @@ WRONG_ANSWERS = {
     "inputs_of_q": {"INPUTS_OF_Q": ["p", "a", "b"]},
     "fan_out_node": {"FAN_OUT_NODE": "p"},
     "edge_count": {"EDGE_COUNT": 6},
-    "choice": {"CHOICE": "A"},
+    "choice": {},  # any letter but the key: see wrong_answer
     "assign_instead_of_add": {"ASSIGN_X": 128, "FIRST_WRONG": "t"},
+    "gradient_of_z": {"GRAD_Z": 7},
 }
+
+
+def wrong_answer(cell):
+    """Values of the right form but the wrong value for one answer cell."""
+    if cell.judge == "choice":
+        ((name, key),) = cell.solution.items()
+        return {name: next(letter for letter in "ABC" if letter != key)}
+    return dict(WRONG_ANSWERS[cell.judge])
 
 
 # ---------------------------------------------------------------- helpers
@@ -244,7 +253,7 @@ def test_grade_cells_and_points_match_the_table():
             assert m["points"] == cell_points(table[m["grade_id"]])
             assert m["schema_version"] == 3 and not m["solution"] and not m["locked"]
     assert {c.judge for c in table.values() if c.judge} == set(JUDGES) == set(WRONG_ANSWERS)
-    assert len([c for c in table.values() if c.judge]) == 6 and len([c for c in table.values() if c.function]) == 4
+    assert len([c for c in table.values() if c.judge]) == 9 and len([c for c in table.values() if c.function]) == 4
 
 
 def test_definition_cells_are_cut_verbatim_from_the_reference():
@@ -321,8 +330,8 @@ def test_answer_checks_accept_the_answer_and_hide_the_verdict():
             right = {}
             exec(answer.source, right)
             exec(cell.source, right)
-            assert verdict(graded, {k: right[k] for k in JUDGES[graded.judge].names}) == ""
-            wrong = dict(WRONG_ANSWERS[graded.judge])
+            assert verdict(graded, {k: right[k] for k in names_of(graded)}) == ""
+            wrong = wrong_answer(graded)
             exec(cell.source, dict(wrong))
             assert verdict(graded, wrong) != "", graded.grade_id
 

@@ -93,8 +93,10 @@ def check_grade_cell(cell):
         )
     elif set(cell.explain) & {str(v) for v in cell.solution.values()}:
         raise LessonError(f"{cell.where}: explain= gives a reason why the right answer is wrong")
+    elif cell.judge == "choice" and len(cell.solution) != 1:
+        raise LessonError(f"{cell.where}: a choice question's answer cell sets exactly one variable to the right letter")
     else:
-        wanted = set(JUDGES[cell.judge].names)
+        wanted = set(JUDGES[cell.judge].names or cell.solution)
         if wanted - set(cell.solution):
             raise LessonError(
                 f"{cell.where}: the judge {cell.judge!r} reads {', '.join(sorted(wanted))}, but the answer cell above "

@@ -13,7 +13,7 @@ import functools
 import math
 from dataclasses import dataclass
 
-from autograder.course.examples import ABA_SQUARED, DIAMOND, DIAMOND_LEAVES
+from autograder.course.examples import ABA_SQUARED, ABC_LEAVES, ABC_SQUARED, DIAMOND, DIAMOND_LEAVES
 from autograder.course.lessons import grade_cells
 from autograder.grading import zoo
 from autograder.grading.compare import short
@@ -25,7 +25,7 @@ ASSIGN_ENTRY = "buggy_assign_fan_out"  # the zoo entry whose sweep keeps only th
 
 @dataclass(frozen=True)
 class Judge:
-    names: tuple  # the learner's variables it reads
+    names: tuple  # the learner's variables it reads; () means the ones the answer cell's solution sets
     judge: object  # ({name: value}, the GradeCell) -> "" when right, else the message
     rule: str  # what the question asks, said the way the lesson says it
 
@@ -115,12 +115,29 @@ def judge_edge_count(values, _cell=None):
 
 def judge_choice(values, cell):
     """A multiple-choice answer: the key is the lesson's solution, the reasons its explain= setting."""
-    got = values["CHOICE"]
-    if type(got) is str and got == cell.solution["CHOICE"]:
+    (name, key), = cell.solution.items()
+    got = values[name]
+    if type(got) is str and got == key:
         return ""
     if type(got) is str and got in cell.explain:
-        return f"CHOICE = {got!r}: {cell.explain[got]}"
-    return f"CHOICE should be one of the strings \"A\", \"B\" or \"C\", but it is {_show(got)}."
+        return f"{name} = {got!r}: {cell.explain[got]}"
+    letters = ", ".join(f'"{letter}"' for letter in sorted(set(cell.explain) | {key}))
+    return f"{name} should be one of the strings {letters}, but it is {_show(got)}."
+
+
+def judge_gradient_of_z(values, _cell=None):
+    """dL/dz in L = (a*b + c)**2 at the worked example: the upstream gradient, not z's forward value."""
+    got = values["GRAD_Z"]
+    forward = reference.evaluate(ABC_SQUARED, ABC_LEAVES)
+    want = reference.backward(ABC_SQUARED, forward)["z"]
+    if type(got) not in (int, float) or abs(got) > 1e300 or not math.isfinite(got):
+        return f"GRAD_Z should be a number, but it is {_show(got)}."
+    if math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-9):
+        return ""
+    if math.isclose(got, forward["z"], rel_tol=1e-9, abs_tol=1e-9):
+        return (f"GRAD_Z = {got!r} is z's forward value: what z is, not how fast L moves when z moves. Start from "
+                "dL/dL = 1 and take one step back through L = z**2.")
+    return f"GRAD_Z = {got!r}: L = z**2, so the gradient arriving at z is the square's local slope at z's value, times 1."
 
 
 @functools.lru_cache(maxsize=1)
@@ -179,13 +196,19 @@ JUDGES = {
     "inputs_of_q": Judge(("INPUTS_OF_Q",), judge_inputs_of_q, "List the immediate inputs of q."),
     "fan_out_node": Judge(("FAN_OUT_NODE",), judge_fan_out_node, "Name the value read by two nodes."),
     "edge_count": Judge(("EDGE_COUNT",), judge_edge_count, "Count the edges of the whole graph."),
-    "choice": Judge(("CHOICE",), judge_choice, "Pick the one right letter."),
+    "choice": Judge((), judge_choice, "Pick the one right letter."),
+    "gradient_of_z": Judge(("GRAD_Z",), judge_gradient_of_z, "Give the gradient that arrives at z, not z's value."),
     "assign_instead_of_add": Judge(
         ("ASSIGN_X", "FIRST_WRONG"),
         judge_assign_instead_of_add,
         "Redo the diamond's sweep with `=` in place of `+=`.",
     ),
 }
+
+
+def names_of(cell):
+    """The learner's variables an answer cell's judge reads."""
+    return JUDGES[cell.judge].names or tuple(cell.solution)
 
 
 def answer_cells():
@@ -198,7 +221,7 @@ def verdict(cell, values):
     try:
         return JUDGES[cell.judge].judge(values, cell)
     except Exception as err:  # noqa: BLE001 - a value shaped like nothing the judge foresaw
-        names = ", ".join(JUDGES[cell.judge].names)
+        names = ", ".join(names_of(cell))
         return f"{names} could not be judged ({type(err).__name__}): set it to a value of the kind the question asks for."
 
 
@@ -227,7 +250,7 @@ def judge(chunks, grade_ids, load_errors=()):
     with Sandbox(chunks) as sandbox:
         for answer in wanted:
             values, problems = {}, []
-            for name in JUDGES[answer.judge].names:
+            for name in names_of(answer):
                 reply = sandbox.variable(name)
                 if reply.get("status") == "ok":
                     values[name] = reply.get("value")

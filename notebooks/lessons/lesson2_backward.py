@@ -171,6 +171,83 @@ print(f"central difference: {central:.8f}")
 print(f"16 * x0**3:         {16 * x0**3:.8f}")
 
 # %% [markdown]
+# ## A second worked example: L = (a·b + c)²
+#
+# Lesson 1's graph, squared: p = a·b, z = p + c, L = z². Take a = 2, b = 3 and c = 1, so p = 6, z = 7 and L = **49**.
+#
+# Sweep it by hand. The seed is dL/dL = 1. The square's local slope is 2z = 14, so z receives **14**: that number is the *upstream gradient* every earlier node is built on. The sum passes it on unchanged, so p and c each receive 14, and **dL/dc = 14**. The product sends each factor the other one, times 14: **dL/da = 14 · 3 = 42** and **dL/db = 14 · 2 = 28**.
+#
+# With algebra: L = (ab + c)², so dL/da = 2(ab + c)·b, dL/db = 2(ab + c)·a and dL/dc = 2(ab + c), which at a = 2, b = 3, c = 1 are 42, 28 and 14. The cell below (not graded) compares your `backward` with central differences of the same formula.
+
+# %%
+g_abc = [("p", "mul", ["a", "b"]), ("z", "add", ["p", "c"]), ("L", "sq", ["z"])]
+
+
+def abc_values(a, b, c):
+    """The values dict of L = (a*b + c)**2, computed by hand."""
+    p = a * b
+    z = p + c
+    return {"a": a, "b": b, "c": c, "p": p, "z": z, "L": z * z}
+
+
+grads_abc = backward(g_abc, abc_values(2.0, 3.0, 1.0))
+h = 1e-5
+for leaf, moved in (("a", lambda d: abc_values(2.0 + d, 3.0, 1.0)), ("b", lambda d: abc_values(2.0, 3.0 + d, 1.0)),
+                    ("c", lambda d: abc_values(2.0, 3.0, 1.0 + d))):
+    central = (moved(h)["L"] - moved(-h)["L"]) / (2 * h)
+    print(f"dL/d{leaf}: backward {grads_abc[leaf]:.6f}, central difference {central:.6f}")
+
+# %% [markdown]
+# ## Your turn: three common mistakes
+#
+# **Question 1.** In the worked example above, `values["z"]` is 7. Set `GRAD_Z` to dL/dz, the gradient that arrives at z.
+
+# %% answer grade_id="gradient_of_z_solution"
+# GRAD_Z: a number
+### BEGIN SOLUTION
+GRAD_Z = 14
+### END SOLUTION
+
+# %% tests grade_id="answer_gradient_of_z" points=1 judge="gradient_of_z"
+assert isinstance(GRAD_Z, (int, float)) and not isinstance(GRAD_Z, bool), "GRAD_Z should be a number"
+
+# %% [markdown]
+# **Question 2.** A value x is read by two nodes, and the backward sweep brings one contribution back along each edge: 3 along one, 5 along the other. What is dL/dx?
+#
+# - **A.** 5: the larger contribution wins.
+# - **B.** 8: the contributions of all edges add up.
+# - **C.** Whichever contribution arrives last, since the sweep overwrites the entry.
+#
+# Set `CHOICE_SHARED` to `"A"`, `"B"` or `"C"`.
+
+# %% answer grade_id="shared_branches_solution"
+# CHOICE_SHARED: "A", "B" or "C"
+### BEGIN SOLUTION
+CHOICE_SHARED = "B"
+### END SOLUTION
+
+# %% tests grade_id="answer_shared_branches" points=1 judge="choice" explain={"A": "x moves L through both readers at once, so both effects count: neither contribution can be dropped.", "C": "Keeping only the last contribution is exactly the assign-instead-of-add mistake from the diamond: the other edge's effect is lost."}
+assert CHOICE_SHARED in {"A", "B", "C"}, "CHOICE_SHARED should be one of the strings \"A\", \"B\" or \"C\""
+
+# %% [markdown]
+# **Question 3.** `backward` returns dL/da = 42 in the worked example. What happens to the value of a?
+#
+# - **A.** backward sets a to 42.
+# - **B.** Nothing: backward only computes dL/da. An optimizer may later change a, for example to a − η · 42 with a step size η it chooses.
+# - **C.** backward subtracts 42 from a, since the gradient points uphill.
+#
+# Set `CHOICE_STEP` to `"A"`, `"B"` or `"C"`.
+
+# %% answer grade_id="backprop_is_not_a_step_solution"
+# CHOICE_STEP: "A", "B" or "C"
+### BEGIN SOLUTION
+CHOICE_STEP = "B"
+### END SOLUTION
+
+# %% tests grade_id="answer_backprop_is_not_a_step" points=1 judge="choice" explain={"A": "42 is a sensitivity, how fast L moves per unit move of a; it is not a new value for a.", "C": "Changing a is the optimizer's job, and it needs a step size: backpropagation computes derivatives and changes nothing."}
+assert CHOICE_STEP in {"A", "B", "C"}, "CHOICE_STEP should be one of the strings \"A\", \"B\" or \"C\""
+
+# %% [markdown]
 # ## Key points
 #
 # - The trace records each operation together with the values it read; the computation graph draws the same record with nodes and arrows.
@@ -178,3 +255,4 @@ print(f"16 * x0**3:         {16 * x0**3:.8f}")
 # - At a fan-out the contributions are **added**; assigning instead keeps only one of them and silently gives a wrong gradient.
 # - The cost is one local multiplication per edge, linear in the size of the graph.
 # - The record is only correct while the stored values are the ones the run really used: overwrite one after it was saved and the gradient goes wrong with no error at all.
+# - A gradient is not a forward value, and computing it changes nothing: backpropagation gives derivatives, and an optimizer decides how to change the parameters.
