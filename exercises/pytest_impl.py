@@ -1,4 +1,5 @@
-"""A pytest plugin for the public tests: the --impl option, the `impl` fixture, fixed Hypothesis settings.
+"""A pytest plugin for the public tests: the --impl option, the `impl` fixture, fixed Hypothesis settings,
+and a short report per task (a task not written yet is one line per test, not a traceback).
 
 Both the kit's conftest.py and the learner bundle's load it with
 ``pytest_plugins = ["exercises.pytest_impl"]``.
@@ -43,3 +44,48 @@ def pytest_addoption(parser):
 def impl(request):
     """The implementation chosen with --impl."""
     return load_implementation(request.config.getoption("--impl"), _packages())
+
+
+TASK_PREFIX = "task_"
+
+
+def _task(item):
+    return next((m.name[len(TASK_PREFIX):] for m in item.iter_markers() if m.name.startswith(TASK_PREFIX)), None)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A test that fails only because its task still raises NotImplementedError says so in one line."""
+    outcome = yield
+    report = outcome.get_result()
+    task = _task(item)
+    report.user_properties.append(("task", task))
+    if report.failed and call.excinfo is not None and call.excinfo.errisinstance(NotImplementedError):
+        report.longrepr = f"{item.nodeid}: {task or 'this task'} is not written yet ({call.excinfo.value or 'NotImplementedError'})"
+        report.user_properties.append(("unwritten", True))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session):
+    """One line per task, before the failures: how many of its public tests pass, or that it is not written yet."""
+    terminalreporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if terminalreporter is None:
+        return
+    tasks = {}
+    for outcome in ("passed", "failed"):
+        for report in terminalreporter.stats.get(outcome, []):
+            if getattr(report, "when", "call") != "call":
+                continue
+            props = dict(getattr(report, "user_properties", []))
+            if props.get("task"):
+                passed, total, unwritten = tasks.get(props["task"], (0, 0, 0))
+                tasks[props["task"]] = (passed + (outcome == "passed"), total + 1, unwritten + bool(props.get("unwritten")))
+    if not tasks:
+        return
+    terminalreporter.ensure_newline()
+    terminalreporter.section("public tests per task")
+    for task, (passed, total, unwritten) in tasks.items():
+        if unwritten == total:
+            terminalreporter.line(f"{task:<10} not written yet: replace its raise NotImplementedError with your code")
+        else:
+            terminalreporter.line(f"{task:<10} {passed} of {total} public tests pass")
