@@ -82,7 +82,7 @@ def pytest_sessionfinish(session):
                 tasks[props["task"]] = (passed + (outcome == "passed"), total + 1, unwritten + bool(props.get("unwritten")))
     if not tasks:
         return
-    terminalreporter.ensure_newline()
+    terminalreporter.write("\n")
     terminalreporter.section("public tests per task")
     for task, (passed, total, unwritten) in tasks.items():
         if unwritten == total:
