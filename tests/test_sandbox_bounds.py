@@ -106,6 +106,30 @@ def users_of(graph, name):
     assert reply["status"] == "invalid"
 
 
+def test_a_child_that_stops_reading_cannot_block_the_parent():
+    """A forged answer, then no more reading: the next request, far larger than a pipe holds, times out instead of blocking."""
+    source = FRAMES + '''
+import time
+
+
+def users_of(graph, name):
+    frame(b'{"status": "ok", "value": []}', current_nonce())
+    time.sleep(3600)
+
+
+def inputs_of(graph, name):
+    return []
+'''
+    large = [[f"n{i}", "neg", [f"n{i - 1}"]] for i in range(1, 50_000)]
+    with sandbox_of(source, Limits(call_seconds=2)) as sandbox:
+        forged = sandbox.call("users_of", [SMALL_GRAPH, "p"])
+        blocked = sandbox.call("inputs_of", [large, "n1"])
+        fresh = sandbox.call("inputs_of", [SMALL_GRAPH, "p"])
+    assert forged["status"] == "ok" and forged["value"] == []
+    assert blocked["status"] == "timeout"
+    assert fresh["status"] == "ok" and sandbox.restarts == 2
+
+
 # ---------------------------------------------------------------- answers sent as a list of numbers
 def test_backward_answers_come_back_as_the_same_dict():
     """A dict keyed like the call's values comes back as its numbers alone; the parent rebuilds it with its own names."""

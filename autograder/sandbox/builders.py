@@ -22,13 +22,22 @@ def chain(length, leaf="x"):
 
 
 def wide(width):
-    """Every node reads the leaf x and the node before it: many edges, wide fan-out from x."""
-    graph, previous = [], "x"
+    """``width`` nodes that each read the leaves x and y, summed pairwise up a balanced tree.
+
+    Many edges and a fan-out of ``width`` from each leaf, while the graph stays shallow: the output
+    depends on every node, and depth (deep_graph's business) plays no part in the time.
+    """
+    graph, level = [], []
     for i in range(width):
-        op = ("add", "mul", "sub")[i % 3]
-        graph.append((f"h{i}", op, [previous, "x"]))
-        previous = f"h{i}"
-    return graph, {"x": 1.0}
+        graph.append((f"h{i}", ("add", "mul", "sub")[i % 3], ["x", "y"]))
+        level.append(f"h{i}")
+    while len(level) > 1:
+        paired = []
+        for left, right in zip(level[0::2], level[1::2]):
+            paired.append(f"s{len(graph) - width}")
+            graph.append((paired[-1], "add", [left, right]))
+        level = paired + level[len(paired) * 2:]
+    return graph, {"x": 1.5, "y": 0.5}
 
 
 SHAPES = {"chain": chain, "wide": wide}

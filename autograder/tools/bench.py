@@ -3,10 +3,14 @@
     python -m autograder.tools.bench
 
 Prints the sandbox's round-trip time for a small call, the time to start a child,
-the time to grade one full submission with every hidden check, and the time of
-each check family on the reference.
+the time to grade the first submission in a process (which also draws the property
+checks' examples and times the reference for linear_time), the time to grade one
+full submission with every hidden check, and the time of each check family on the
+reference. The machine's load average comes first: on a shared machine the figures
+move with it.
 """
 
+import os
 import statistics
 import time
 
@@ -54,10 +58,12 @@ def family_seconds():
 
 
 def main():
-    print(f"sandbox: {isolation.probe()[0]}")
+    print(f"load average: {' '.join(f'{load:.2f}' for load in os.getloadavg())} on {os.cpu_count()} cores")
+    print(f"sandbox: {isolation.probe()[0]}; CPU time counted {'by cgroup' if isolation.cgroup_base() else 'from /proc'}")
     print(f"child start (isolated, code loaded): {child_start_seconds() * 1000:.1f} ms")
     print(f"small call round trip (median of 500): {small_call_seconds() * 1e6:.0f} us")
-    grade(Submission("warm-up", [Chunk("reference", SOURCE)]))  # reference timings and answers cached
+    first = grade(Submission("warm-up", [Chunk("reference", SOURCE)]))  # examples drawn, reference timed, answers cached
+    print(f"first submission in this process (examples drawn, reference timed): {first.seconds:.2f} s")
     runs = [grade(Submission("reference", [Chunk("reference", SOURCE)])).seconds for _ in range(3)]
     print(f"one full submission, {len(checks.all_checks())} checks (median of 3): {statistics.median(runs):.2f} s")
     for family, seconds in sorted(family_seconds().items(), key=lambda item: -item[1]):

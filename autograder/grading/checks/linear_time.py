@@ -2,35 +2,18 @@
 
 import functools
 
-from autograder.grading.checks import Check, backward_call
+from autograder.grading.checks import Check, backward_call, described
+from autograder.sandbox.builders import wide as wide_graph  # one definition, shared with the sandbox child
 
 RULE = "backward runs in time linear in the number of edges."
 WIDTH = 12_000
 
 
-def wide_graph(width):
-    """``width`` nodes that each read the leaves x and y, summed pairwise up a balanced tree.
-
-    Many edges and a fan-out of ``width`` from each leaf, while the graph stays shallow: the output
-    depends on every node, and depth (deep_graph's business) plays no part in the time.
-    """
-    graph, level = [], []
-    for i in range(width):
-        graph.append((f"h{i}", ("add", "mul", "sub")[i % 3], ["x", "y"]))
-        level.append(f"h{i}")
-    while len(level) > 1:
-        paired = []
-        for left, right in zip(level[0::2], level[1::2]):
-            paired.append(f"s{len(graph) - width}")
-            graph.append((paired[-1], "add", [left, right]))
-        level = paired + level[len(paired) * 2:]
-    return graph, {"x": 1.5, "y": 0.5}
-
-
 @functools.cache
 def cases():
     graph, leaves = wide_graph(WIDTH)
-    return (backward_call(graph, leaves, output=graph[-1][0], label=f"{WIDTH:,} nodes that all read x and y, summed"),)
+    case = backward_call(graph, leaves, output=graph[-1][0], label=f"{WIDTH:,} nodes that all read x and y, summed")
+    return (described(case, {"shape": "wide", "width": WIDTH}),)  # the child builds the graph: no JSON to decode
 
 
 CHECKS = [
