@@ -241,20 +241,24 @@ def _unread(name, reply, load_errors):
 
 
 def judge(chunks, grade_ids, load_errors=()):
-    """{grade_id: message} for the answer cells among grade_ids ("" for a right answer)."""
-    cells = answer_cells()
-    wanted = [cells[g] for g in grade_ids if g in cells]
-    if not wanted:
+    """{grade_id: message} for the answer cells among grade_ids ("" for a right answer), in a sandbox of their own."""
+    if not any(g in answer_cells() for g in grade_ids):
         return {}
-    verdicts = {}
     with Sandbox(chunks) as sandbox:
-        for answer in wanted:
-            values, problems = {}, []
-            for name in names_of(answer):
-                reply = sandbox.variable(name)
-                if reply.get("status") == "ok":
-                    values[name] = reply.get("value")
-                else:
-                    problems.append(_unread(name, reply, list(load_errors) or sandbox.load_errors))
-            verdicts[answer.grade_id] = " ".join(problems) if problems else verdict(answer, values)
+        return judge_in(sandbox, grade_ids, load_errors)
+
+
+def judge_in(sandbox, grade_ids, load_errors=()):
+    """judge(), reading the learner's variables from a sandbox that already holds their code."""
+    cells = answer_cells()
+    verdicts = {}
+    for answer in (cells[g] for g in grade_ids if g in cells):
+        values, problems = {}, []
+        for name in names_of(answer):
+            reply = sandbox.variable(name)
+            if reply.get("status") == "ok":
+                values[name] = reply.get("value")
+            else:
+                problems.append(_unread(name, reply, list(load_errors) or sandbox.load_errors))
+        verdicts[answer.grade_id] = " ".join(problems) if problems else verdict(answer, values)
     return verdicts

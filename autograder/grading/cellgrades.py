@@ -129,10 +129,12 @@ def grade_record(chunks, points, notes=(), origin="notebook"):
     started = time.perf_counter()
     functions = {function_of(g) for g in points} - {""}
     checks = [c for c in all_checks() if c.function in functions]
-    graded = grade(Submission(Path(origin), list(chunks), list(notes)), checks)
+    # One sandbox session per notebook: the answer cells' variables, then the hidden checks.
+    graded = grade(Submission(Path(origin), list(chunks), list(notes)), checks,
+                   first=lambda sandbox: answers.judge_in(sandbox, list(points)))
     problems = feedback.load_problems(graded)
     shown = feedback.load_problems(graded, unanswered=False)  # under a function cell: the answer cells say the rest
-    verdicts = answers.judge(chunks, list(points), graded.load_errors)
+    verdicts = graded.also
     cells = {}
     for grade_id, most in points.items():
         function = function_of(grade_id)

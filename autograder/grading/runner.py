@@ -38,6 +38,7 @@ class Grade:
     notes: list = field(default_factory=list)
     output: str = ""
     seconds: float = 0.0
+    also: object = None  # what grade(first=...) returned, in the same sandbox session
 
     @property
     def score(self):
@@ -256,12 +257,18 @@ def drawn_examples(check):
     return cached[1]
 
 
-def grade(submission: Submission, checks=None, limits=Limits()) -> Grade:
-    """Grade one submission on every check (or the given ones)."""
+def grade(submission: Submission, checks=None, limits=Limits(), first=None) -> Grade:
+    """Grade one submission on every check (or the given ones).
+
+    ``first(sandbox)``, if given, runs before the checks in the same sandbox session (one child, the learner's
+    code loaded once; nothing a check calls can have changed the module yet), and what it returns is the
+    Grade's ``also``.
+    """
     started = time.perf_counter()
     checks = check_table.all_checks() if checks is None else checks
     results = []
     with Sandbox(submission.chunks, limits) as sandbox:
+        also = first(sandbox) if first is not None else None
         runner = Runner(sandbox)
         for check in checks:
             failure = runner.run(check)
@@ -277,4 +284,5 @@ def grade(submission: Submission, checks=None, limits=Limits()) -> Grade:
         notes=list(submission.notes),
         output=sandbox.output(),
         seconds=time.perf_counter() - started,
+        also=also,
     )
