@@ -23,6 +23,7 @@ _readv, _write, _dumps, _loads, _clock = os.readv, os.write, json.dumps, json.lo
 
 
 HEADER = struct.Struct(">Q32s")  # body length, nonce
+NUMBERS = {int, float}  # exact types: a bool is not a number here
 
 
 def read_exactly(size):
@@ -96,7 +97,7 @@ def numbers_in_order(value, keys):
         keys is not None
         and type(value) is dict
         and len(value) == len(keys)
-        and all(type(v) is float or type(v) is int for v in value.values())
+        and {*map(type, value.values())} <= NUMBERS
         and list(value) == keys
     )
 
