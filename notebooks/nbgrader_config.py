@@ -37,10 +37,13 @@ c.HiddenChecks.cache_dir = ""
 c.OverwriteCells.add_missing_cells = True
 
 # Feedback shows each grade cell's visible tests and its teaching messages, never hidden tests
-# (nbgrader's ClearHiddenTests, applied to test cells only).
+# (nbgrader's ClearHiddenTests, applied to test cells only). Last, a learner's markdown, raw
+# cells and outputs are made inert: no script, event handler or javascript: link of theirs
+# reaches the page (bleach, as nbconvert's SanitizeHTML uses it).
 c.GenerateFeedback.preprocessors = [
     "autograder.nbgrader.hide_hidden_tests.HideHiddenTests",
     *GenerateFeedback.class_traits()["preprocessors"].default(),
+    "autograder.nbgrader.sanitize_markup.SanitizeMarkup",
 ]
 
 # Due dates, set in the gradebook by `make grade`; a later timestamp.txt is reported as late.
@@ -51,12 +54,17 @@ c.Deadlines.due = {
 
 # ---------------------------------------------------------------- collecting an LMS download
 
-# `make collect ZIP=...` runs `nbgrader zip_collect`: archives put in
-# downloaded/<assignment>/archive/ are unpacked by the extractor into
-# downloaded/<assignment>/extracted/, and every file whose path matches named_regexp is
-# copied to submitted/<student_id>/<assignment>/<file_id>. The pattern takes the names of a
-# Canvas "Download Submissions" zip: <login>_[LATE_]<user id>_<submission id>_<file>.ipynb,
+# The names of a Canvas "Download Submissions" zip: <login>_[LATE_]<user id>_<submission id>_<file>.ipynb,
 # where a resubmitted file may carry a "-1", "-2" ... suffix.
+#
+# `make collect ZIP=...` reads such a download itself (autograder/pipeline/collect.py, with
+# the same names): only the download's own entries name learners, archives that learners
+# uploaded are never unpacked, resubmissions keep the latest, and unpacking is capped.
+# The settings below are for `nbgrader zip_collect` run by hand: archives put in
+# downloaded/<assignment>/archive/ are unpacked into downloaded/<assignment>/extracted/,
+# nested archives included, and every file whose path matches named_regexp is copied to
+# submitted/<student_id>/<assignment>/<file_id>. It believes the names inside archives a
+# learner uploaded (one learner can hand in as another), so prefer `make collect`.
 c.ZipCollectApp.extractor_plugin = "nbgrader.plugins.ExtractorPlugin"
 c.ExtractorPlugin.zip_ext = [".zip", ".gz"]
 c.ZipCollectApp.collector_plugin = "nbgrader.plugins.FileNameCollectorPlugin"

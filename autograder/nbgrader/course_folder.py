@@ -17,17 +17,15 @@ only once state.json says that hand-in's step finished (autograder/pipeline/batc
 
 import hashlib
 import json
-import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import warnings
 from pathlib import Path
 
 from autograder.course.lessons import LESSONS
 from autograder.course.paths import NOTEBOOKS
-from autograder.files import PARTIAL, sweep_partial, write_if_changed
+from autograder.files import sweep_partial, write_if_changed
 from autograder.nbgrader import env
 from autograder.nbgrader.hidden_checks import PROBLEMS_FILE, course_cells, read_problems
 
@@ -255,15 +253,41 @@ class Course:
                     gradebook.remove_submission(lesson.assignment, student)
 
     def export_grades(self):
-        """grades.csv as `nbgrader export` writes it, rewritten only when it changes."""
-        from nbgrader.api import Gradebook
-        from nbgrader.plugins.export import CsvExportPlugin
+        """grades.csv with what `nbgrader export` writes, every field quoted; rewritten only when it changes.
 
-        fd, scratch = tempfile.mkstemp(dir=self.cache, prefix=".grades.csv.", suffix=PARTIAL)
-        os.close(fd)
-        try:
-            with Gradebook(self.db_url) as gradebook:
-                CsvExportPlugin(to=scratch).export(gradebook)
-            write_if_changed(self.root / "grades.csv", Path(scratch).read_text(encoding="utf-8"))
-        finally:
-            os.unlink(scratch)
+        The columns, rows and values are those of nbgrader's CsvExportPlugin: a row per
+        assignment and learner of the gradebook, 0 for a lesson not handed in. nbgrader
+        writes them unquoted, so a comma or a newline in a name shifts the columns;
+        here they go through the csv module with every field quoted, and a cell that a
+        spreadsheet could take for a formula (starting with =, +, -, @, a tab or a carriage
+        return: a name copied into the gradebook from the LMS, say) gets a leading single quote.
+        """
+        import csv
+        import io
+
+        from nbgrader.api import Gradebook, MissingEntry
+
+        def cell(value):
+            text = "" if value is None else str(value)
+            return "'" + text if text.startswith(("=", "+", "-", "@", "\t", "\r")) else text
+
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_ALL)
+        writer.writerow(("assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email",
+                         "raw_score", "late_submission_penalty", "score", "max_score"))  # CsvExportPlugin's columns
+        with Gradebook(self.db_url) as gradebook:
+            for assignment in gradebook.assignments:
+                for student in gradebook.students:
+                    try:
+                        submission = gradebook.find_submission(assignment.name, student.id)
+                    except MissingEntry:
+                        handed_in = ("", 0.0, 0.0, 0.0)
+                    else:
+                        penalty = submission.late_submission_penalty
+                        handed_in = (submission.timestamp, submission.score, penalty,
+                                     max(0.0, submission.score - penalty))
+                    timestamp, raw_score, penalty, score = handed_in
+                    writer.writerow(cell(value) for value in (
+                        assignment.name, assignment.duedate, timestamp, student.id, student.last_name,
+                        student.first_name, student.email, raw_score, penalty, score, assignment.max_score))
+        write_if_changed(self.root / "grades.csv", out.getvalue())

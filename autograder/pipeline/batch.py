@@ -3,7 +3,7 @@
     make grade                     # the demo cohort (autograder/pipeline/demo.py)
     make grade SUBMISSIONS=DIR     # DIR laid out as nbgrader's submitted/ folder:
                                    #   DIR/<student_id>/<assignment_id>/<notebook>.ipynb [+ timestamp.txt]
-    make collect ZIP=download.zip  # an LMS download, unpacked by `nbgrader zip_collect`
+    make collect ZIP=download.zip  # an LMS download, read by autograder/pipeline/collect.py
     python -m autograder.pipeline.batch --help
 
 OUT (default out/, `make grade OUT=...`) is an ordinary nbgrader course folder for
@@ -21,7 +21,7 @@ one cohort, and holds every output:
                              the course as nbgrader works on it (copies of notebooks/, with
                              the cache added to the config; submitted/ mirrors the input)
     demo_submissions/        the demo cohort, when no input is given
-    collected/               zip_collect's downloaded/ and submitted/ folders, for ZIP=
+    collected/submitted/     the hand-ins of a download, for ZIP= (autograder/pipeline/collect.py)
     logs/                    what nbgrader said at each step
     cache/                   graded records by hash, problems.json, state.json
 
@@ -52,16 +52,15 @@ to a temporary file and renamed into place; the pool's workers die with this pro
 
 nbgrader's steps run through its Python API (nbgrader.apps.api.NbGraderAPI, the one its
 formgrader uses): the same converters as the commands, configured by the same course
-config, without paying nbgrader's start-up for every command. zip_collect, which the API
-does not offer, runs as the `nbgrader zip_collect` command.
+config, without paying nbgrader's start-up for every command. An LMS download is not given
+to `nbgrader zip_collect`, which believes the file names inside archives that learners
+upload: autograder/pipeline/collect.py reads it, trusting only the LMS's own names.
 """
 
 import argparse
 import ctypes
 import json
 import os
-import re
-import shutil
 import signal
 import sys
 import time
@@ -73,6 +72,7 @@ from autograder.files import sha, write_if_changed
 from autograder.grading import cellgrades
 from autograder.nbgrader.course_folder import BatchError, Course, remove
 from autograder.pipeline import cohort_report, demo, handins
+from autograder.pipeline import collect as download
 from autograder.pipeline.progress import Progress
 
 WORKERS = 2
@@ -292,36 +292,9 @@ def missing_report(cohort):
 
 
 def collect(course, zip_file, assignment=None):
-    """Unpack an LMS download with `nbgrader zip_collect` into OUT/collected/submitted; return that folder."""
-    zip_file = Path(zip_file).resolve()
-    if not zip_file.is_file():
-        raise BatchError(f"{zip_file}: no such file; pass the zip downloaded from the LMS as ZIP=...")
-    import zipfile
-
-    if assignment is None:
-        try:
-            names = zipfile.ZipFile(zip_file).namelist()
-        except zipfile.BadZipFile:
-            raise BatchError(f"{zip_file}: not a zip file; download the submissions again") from None
-        matched = [
-            lesson.assignment for lesson in LESSONS
-            if any(re.search(re.escape(Path(lesson.notebook).stem) + r"(-[0-9]+)?\.ipynb$", n) for n in names)
-        ]
-        if len(matched) != 1:
-            raise BatchError(
-                f"{zip_file.name}: cannot tell which lesson it holds ({', '.join(matched) or 'no lesson notebook'}); "
-                "name it with ASSIGNMENT=<assignment id>"
-            )
-        assignment = matched[0]
-    staging = course.root / "collected"
-    archive = staging / "downloaded" / assignment / "archive"
-    remove(archive)
-    archive.mkdir(parents=True)
-    shutil.copyfile(zip_file, archive / zip_file.name)
-    code = course.nbgrader("zip_collect", assignment, "--force", f"--CourseDirectory.root={staging}", log="zip_collect")
-    if code != 0:
-        raise BatchError(f"nbgrader zip_collect failed:\n{course.log_tail('zip_collect')}")
-    return staging / "submitted"
+    """Lay out an LMS download in OUT/collected/submitted (autograder/pipeline/collect.py); return its Collected."""
+    remove(course.root / "collected" / "downloaded")  # what nbgrader zip_collect left there, in older kits
+    return download.collect(Path(zip_file).resolve(), course.root / "collected" / "submitted", assignment)
 
 
 def run(out="out", submissions=None, zip_file=None, assignment=None, workers=WORKERS, stream=None):
@@ -329,15 +302,19 @@ def run(out="out", submissions=None, zip_file=None, assignment=None, workers=WOR
     stream = stream or sys.stderr
     course = Course(out, stream)
     course.prepare()
+    collected = None
     if zip_file:
-        source, label = collect(course, zip_file, assignment), "collected"
+        collected = collect(course, zip_file, assignment)
+        source, label = collected.folder, "collected"
     elif submissions:
         source, label = Path(submissions), str(Path(submissions).resolve())
     else:
         dues = course.due_dates()
         source, label = course.root / "demo_submissions", "demo"
         demo.build(source, course.root / "release", dues)
-    changed, notes = handins.mirror(course, source, label)
+    changed, notes = handins.mirror(course, source, label, collected.problems if collected else None)
+    if collected:
+        notes = collected.notes + notes
     course.remove_gone()
     keys = pregrade(course, workers)
     tried, failed = autograde(course, keys, changed)
@@ -365,7 +342,7 @@ def main(argv=None):
     parser.add_argument("--out", default="out", help="the cohort's grading folder (default: out)")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--submissions", metavar="DIR", help="a folder laid out as nbgrader's submitted/")
-    source.add_argument("--zip", metavar="FILE", help="an LMS download, collected with nbgrader zip_collect")
+    source.add_argument("--zip", metavar="FILE", help="an LMS download (a Canvas submissions zip)")
     parser.add_argument("--assignment", help="with --zip: the assignment the download belongs to")
     parser.add_argument("--workers", type=int, default=WORKERS, help="notebooks graded at once (default: 2)")
     args = parser.parse_args(argv)

@@ -87,14 +87,38 @@ def summary_table(cohort):
     return "\n".join(lines)
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet may take for the start of a formula
+
+
+def csv_cell(value):
+    """A CSV cell a spreadsheet shows as text: one that could start a formula gets a leading single quote."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def csv_text(rows):
+    """Rows as CSV text: every field quoted, every cell through csv_cell."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    writer.writerows([csv_cell(value) for value in row] for row in rows)
+    return out.getvalue()
+
+
+def problems_of(cohort, student):
+    """What went wrong with a learner's hand-ins: the problems of their lessons, then the notes about their files."""
+    said = [cohort.entry(student, lesson.assignment).problem for lesson in cohort.lessons]
+    said += [note for note in cohort.notes if note.startswith(f"{student}/")]
+    return [text for text in said if text]
+
+
 def checks_csv(cohort):
     """One row per learner, one column per hidden check id and per answer cell: the points earned.
 
-    A cell is empty when the learner handed in no notebook graded by that check.
+    A cell is empty when the learner handed in no notebook graded by that check. The last
+    column, problems, says what went wrong with the learner's hand-ins (unreadable, not
+    handed in as the lesson notebook, skipped files).
     """
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["student_id"] + [check_id for check_id, _f, _p in cohort.checks] + list(cohort.answers))
+    rows = [["student_id"] + [check_id for check_id, _f, _p in cohort.checks] + list(cohort.answers) + ["problems"]]
     for student in sorted(cohort.learners):
         earned, answered = {}, {}
         for entry in cohort.learners[student].values():
@@ -102,8 +126,8 @@ def checks_csv(cohort):
             answered.update(entry.answers)
         row = [student] + [_g(earned[c]) if c in earned else "" for c, _f, _p in cohort.checks]
         row += ["" if a not in answered else ("1" if answered[a] else "0") for a in cohort.answers]
-        writer.writerow(row)
-    return out.getvalue()
+        rows.append(row + [" | ".join(problems_of(cohort, student))])
+    return csv_text(rows)
 
 
 # ---------------------------------------------------------------- the report page

@@ -1,0 +1,245 @@
+"""A learner's markup made inert before anyone's browser shows it: formgrader pages and feedback.
+
+nbconvert's HTML templates put a notebook's markdown (rendered by its own markdown
+renderer) and its cells' text/html outputs into the page as they are, and some
+metadata goes into attributes unquoted. A learner who writes ``<script>``,
+``<img onerror=...>`` or a ``javascript:`` link in a markdown cell, or leaves such an
+output in a code cell, would run code in the instructor's formgrader and in the
+feedback page. ``sanitize_notebook`` rewrites a notebook so that nothing in it can:
+
+* a markdown cell is kept as written when the HTML nbconvert renders from it passes
+  the policy below unchanged. Otherwise its HTML is cleaned with bleach (what
+  nbconvert's SanitizeHTML does): tags outside the policy show as text, unsafe
+  attributes and links are dropped. If even that renders something outside the
+  policy (a ``javascript:`` link written in markdown syntax, a missing attachment),
+  the cell shows its source as plain preformatted text;
+* code cell outputs keep plain text, LaTeX and PNG/JPEG images; HTML and markdown
+  outputs only when they pass the policy unchanged (else their plain text stands in);
+  JavaScript, SVG, widget views and anything else are removed, and so is every
+  output's metadata (image sizes go into attributes unquoted);
+* raw cells are cleaned with bleach; markdown attachments keep PNG, JPEG and GIF
+  images only; execution counts are numbers or nothing; the notebook's widget
+  state is dropped.
+
+Code cells' sources are never touched: they are what is graded, and nbconvert shows
+them highlighted and escaped.
+
+The policy: a fixed set of formatting tags (no script, style, iframe, object, form,
+svg, math ...), no event-handler or style attributes (table cells may say
+``text-align``), and links and images to http, https, mailto, relative and ``#``
+addresses only (an image may also be an inline PNG, JPEG or GIF). HTML passes when
+bleach, which parses it as a browser does, finds nothing to change.
+
+autograder/pipeline/handins.py applies this to every notebook mirrored into
+OUT/submitted, so what nbgrader's formgrader shows is safe; ``SanitizeMarkup`` is the
+same as a preprocessor of ``GenerateFeedback`` (notebooks/nbgrader_config.py), so
+feedback is safe too, even for notebooks that reached autograded/ another way.
+"""
+
+import copy
+import html
+import re
+
+import bleach
+import nbformat
+from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
+from nbconvert.preprocessors import Preprocessor
+
+TAGS = frozenset({
+    "a", "abbr", "b", "blockquote", "br", "caption", "center", "code", "dd", "del", "details", "div", "dl",
+    "dt", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "input", "ins", "kbd", "li", "mark",
+    "ol", "p", "pre", "q", "s", "small", "span", "strike", "strong", "sub", "summary", "sup", "table",
+    "tbody", "td", "tfoot", "th", "thead", "tr", "u", "ul",
+})
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+TAG_ATTRIBUTES = {
+    "a": {"href"},
+    "img": {"src", "alt", "width", "height"},
+    "td": {"colspan", "rowspan"},
+    "th": {"colspan", "rowspan"},
+    "ol": {"start"},
+    "input": {"type", "checked", "disabled"},  # the check boxes of a markdown task list
+}
+PROTOCOLS = frozenset({"http", "https", "mailto", "data"})  # data: only for inline images, see _allowed
+INLINE_IMAGE = re.compile(r"data:image/(png|jpeg|gif)[;,]")
+TEXT_ALIGN = re.compile(r"text-align:\s*(left|right|center)")
+_URL_NOISE = re.compile(r"[`\x00-\x20\x7f-\xa0\s]+")
+# How nbconvert's renderer closes void elements (<br />, <img ... />); bleach writes <br>, <img ...>.
+_VOID_SLASH = re.compile(r'<(br|hr|img|input)((?:\s+[a-z-]+(?:="[^"<>]*")?)*)\s*/>')
+
+KEPT_OUTPUT_DATA = ("text/plain", "text/latex", "image/png", "image/jpeg")  # shown escaped or base64 in quotes
+CHECKED_OUTPUT_DATA = ("text/html", "text/markdown")  # kept only when they pass the policy as they are
+ATTACHMENT_TYPES = ("image/png", "image/jpeg", "image/gif")
+OUTPUT_TYPES = ("stream", "display_data", "execute_result", "error")
+
+
+def _allowed(tag, name, value):
+    """bleach's attribute filter: the attributes the policy lets through."""
+    if name in ("class", "title", "align"):
+        return True
+    if name == "id":
+        return tag in HEADINGS  # nbconvert's heading anchors
+    if name == "style":
+        return tag in ("td", "th") and bool(TEXT_ALIGN.fullmatch(value))
+    if name not in TAG_ATTRIBUTES.get(tag, ()):
+        return False
+    if tag == "input" and name == "type":
+        return value == "checkbox"
+    if name in ("href", "src"):
+        address = _URL_NOISE.sub("", value).lower()
+        if address.startswith("data:"):
+            return tag == "img" and bool(INLINE_IMAGE.match(address))
+    return True
+
+
+class _TextAlignOnly:
+    """bleach's CSS sanitizer for the one style the policy allows, left exactly as written."""
+
+    def sanitize_css(self, style):
+        return style if TEXT_ALIGN.fullmatch(style) else ""
+
+
+def clean_html(text):
+    """``text`` with everything outside the policy escaped or dropped (bleach)."""
+    return bleach.clean(text, tags=TAGS, attributes=_allowed, protocols=PROTOCOLS, strip=False,
+                        strip_comments=True, css_sanitizer=_TextAlignOnly())
+
+
+def is_safe_html(text):
+    """Whether HTML passes the policy as it is: bleach, parsing it as a browser does, changes nothing."""
+    text = _VOID_SLASH.sub(r"<\1\2>", text)
+    try:
+        return clean_html(text) == text
+    except Exception:  # noqa: BLE001 - what cannot be parsed is not shown
+        return False
+
+
+def render_markdown(source, attachments=None):
+    """The HTML nbconvert's templates make of a markdown cell (its markdown2html filter)."""
+    renderer = IPythonRenderer(escape=False, attachments=attachments or {})
+    return MarkdownWithMath(renderer=renderer).render(source)
+
+
+def _renders_safely(source, attachments):
+    try:
+        return is_safe_html(render_markdown(source, attachments))
+    except Exception:  # noqa: BLE001 - a missing attachment, or anything the renderer stops on
+        return False
+
+
+def as_preformatted(text):
+    """Markdown that shows ``text`` literally, as preformatted text, whatever it holds."""
+    return "<pre>" + html.escape(text.lstrip("\n"), quote=False) + "</pre>"
+
+
+def safe_markdown(source, attachments=None):
+    """(markdown, changed): ``source`` itself if it renders safely, else bleach's cleaning, else plain text."""
+    if _renders_safely(source, attachments):
+        return source, False
+    try:
+        cleaned = clean_html(source)
+    except Exception:  # noqa: BLE001
+        cleaned = None
+    if cleaned is not None and _renders_safely(cleaned, attachments):
+        return cleaned, True
+    return as_preformatted(source), True
+
+
+def _text(value):
+    """A notebook string (a str, or a list of str as nbformat allows), or None."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(part, str) for part in value):
+        return "".join(value)
+    return None
+
+
+def _count(value):
+    return value if type(value) is int else None
+
+
+def _safe_output(output):
+    """A safe copy of one code cell output, or None to drop it."""
+    if not isinstance(output, dict) or output.get("output_type") not in OUTPUT_TYPES:
+        return None
+    kind = output["output_type"]
+    if kind == "stream":
+        text = _text(output.get("text"))
+        name = output.get("name") if output.get("name") in ("stdout", "stderr") else "stdout"
+        return nbformat.from_dict({"output_type": "stream", "name": name, "text": text or ""})
+    if kind == "error":
+        lines = output.get("traceback")
+        lines = [line for line in lines if isinstance(line, str)] if isinstance(lines, list) else []
+        return nbformat.from_dict({"output_type": "error", "ename": _text(output.get("ename")) or "",
+                                   "evalue": _text(output.get("evalue")) or "", "traceback": lines})
+    data = output.get("data") if isinstance(output.get("data"), dict) else {}
+    kept, removed = {}, []
+    for mimetype, value in data.items():
+        text = _text(value)
+        if mimetype in KEPT_OUTPUT_DATA and text is not None:
+            kept[mimetype] = text
+        elif mimetype == "text/html" and text is not None and is_safe_html(text):
+            kept[mimetype] = text
+        elif mimetype == "text/markdown" and text is not None and _renders_safely(text, None):
+            kept[mimetype] = text
+        else:
+            removed.append(str(mimetype))
+    if removed and "text/plain" not in kept:
+        kept["text/plain"] = f"[output not shown: {', '.join(sorted(removed))} cannot be shown safely]"
+    safe = {"output_type": kind, "data": kept, "metadata": {}}
+    if kind == "execute_result":
+        safe["execution_count"] = _count(output.get("execution_count"))
+    return nbformat.from_dict(safe)
+
+
+def sanitize_cell(cell):
+    """Make one cell (a dict, changed in place) safe to show; return whether anything changed."""
+    before = copy.deepcopy(cell)
+    kind = cell.get("cell_type")
+    source = _text(cell.get("source"))
+    if kind == "markdown":
+        attachments = cell.get("attachments")
+        if isinstance(attachments, dict):
+            kept = {}
+            for name, bundle in attachments.items():
+                if isinstance(name, str) and isinstance(bundle, dict):
+                    images = {t: v for t, v in bundle.items() if t in ATTACHMENT_TYPES and isinstance(v, str)}
+                    if images:
+                        kept[name] = images
+            if kept != attachments:
+                cell["attachments"] = nbformat.from_dict(kept)
+        elif "attachments" in cell:
+            del cell["attachments"]
+        cleaned, changed = safe_markdown(source or "", cell.get("attachments"))
+        if changed or source is None:
+            cell["source"] = cleaned
+    elif kind == "raw":
+        if source is None or not is_safe_html(source):
+            cell["source"] = clean_html(source or "")
+    elif kind == "code":
+        outputs = cell.get("outputs") if isinstance(cell.get("outputs"), list) else []
+        safe = [o for o in (_safe_output(output) for output in outputs) if o is not None]
+        if safe != outputs:
+            cell["outputs"] = safe
+        if "execution_count" not in cell or _count(cell.get("execution_count")) != cell.get("execution_count"):
+            cell["execution_count"] = _count(cell.get("execution_count"))
+    return cell != before
+
+
+def sanitize_notebook(nb):
+    """Make a notebook (nbformat 4, as a dict or NotebookNode, changed in place) safe to show; return how many cells changed."""
+    metadata = nb.get("metadata")
+    if isinstance(metadata, dict):
+        metadata.pop("widgets", None)  # nbconvert embeds widget state, and then the widget scripts
+    cells = nb.get("cells") if isinstance(nb.get("cells"), list) else []
+    return sum(sanitize_cell(cell) for cell in cells if isinstance(cell, dict))
+
+
+class SanitizeMarkup(Preprocessor):
+    """Feedback shows a learner's markdown, raw cells and outputs only as inert markup (``sanitize_notebook``)."""
+
+    def preprocess(self, nb, resources):
+        changed = sanitize_notebook(nb)
+        if changed:
+            self.log.info("Made the markup of %d cell(s) safe to show", changed)
+        return nb, resources
