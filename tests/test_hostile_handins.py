@@ -308,6 +308,7 @@ def download_run(notebooks):
         entry(bundle, "mallory_1003_2003_graphs.zip", nested_zip({
             f"ada_1001_2001_{LESSON1.notebook}": stub,  # handed in as ada: zip_collect believes the name
             f"grace_1002_2002_{LESSON1.notebook}": stub,  # collides with grace's own
+            f"hopper_1009_2009_{LESSON1.notebook}": right,  # a learner who handed in nothing
         }), (2025, 3, 14, 8, 0, 0))
         entry(bundle, f"ken_1004_2004_{stem}.gz", gzip.compress(right.encode(), mtime=0), (2025, 3, 14, 7, 0, 0))
         entry(bundle, f"ev\nil_1006_2006_{LESSON1.notebook}", stub, (2025, 3, 14, 7, 0, 0))
@@ -323,7 +324,7 @@ def download_run(notebooks):
 
 @pytest.mark.slow
 def test_an_archive_cannot_hand_in_for_another_learner(download_run):
-    """mallory's zip holds a notebook named as ada's hand-in: ada keeps her own (full marks), mallory gets 0 and the reason."""
+    """mallory's zip holds notebooks named as ada's and hopper's hand-ins: ada keeps her own, hopper hands in nothing, mallory gets 0."""
     cohort = download_run.cohort
     most = cohort.lessons[0].max_score
     assert cohort.entry("ada", LESSON1.assignment).score == most
