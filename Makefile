@@ -62,3 +62,22 @@ collect: $(READY)
 ## make mutants: grade every mutant of the reference with the hidden checks (several minutes)
 mutants: $(READY)
 	$(BIN)/python -m autograder.tools.mutants
+
+## make e2e: the learner bundle in JupyterLab and a feedback page, in headless Chromium (a few minutes; tests/e2e/)
+# Debian's chromium, installed here when missing and run as root; Playwright drives it, with no browser of its own.
+CHROMIUM  ?= /usr/bin/chromium
+E2E_READY := $(VENV)/.e2e-ready
+.PHONY: e2e
+$(E2E_READY): $(READY) pyproject.toml
+	$(BIN)/python -m pip install --quiet --editable '.[e2e]'
+	touch $@
+
+e2e: $(E2E_READY)
+	@if [ ! -x $(CHROMIUM) ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		else \
+			echo "make e2e needs Chromium at $(CHROMIUM): install Debian's package chromium (as root: apt-get install chromium)" >&2; exit 1; \
+		fi; \
+	fi
+	CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest tests/e2e -m e2e

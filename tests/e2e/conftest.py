@@ -1,0 +1,225 @@
+"""What the browser tests share: the learner's checkout of the bundle, its JupyterLab, and headless Chromium.
+
+These tests are collected only when the run selects them by marker (``-m e2e``, as
+`make e2e` runs them), so `make test` never starts a browser or a Jupyter server.
+
+Everything they leave behind goes under dist/e2e/ (never committed):
+
+    dist/e2e/learner/       the learner's checkout of the bundle; its .venv/ is kept between runs
+                            and rebuilt by the bundle's own Makefile when requirements.txt changes
+    dist/e2e/screenshots/   what the browser showed, one PNG per step, rewritten on every run
+    dist/e2e/lab.log        what `make lab` printed
+"""
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+WORK = ROOT / "dist" / "e2e"
+SHOTS = WORK / "screenshots"
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+# The machine may have no outside network: every background service of Chromium stays off.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+STEP_MS = 60_000  # the longest a click, a page load or a selector may take
+LAB_START_S = 180  # the longest JupyterLab may take to answer after `make lab`
+INSTALL_S = 900  # the longest the bundle's first `make` may take (it creates .venv/)
+
+
+def pytest_ignore_collect(collection_path, config):
+    """Leave this folder's tests out of every run whose marker expression does not name e2e."""
+    if collection_path.name == "conftest.py":
+        return None
+    return None if "e2e" in (config.getoption("markexpr") or "") else True
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def run(command, cwd, timeout, env=None):
+    """Run ``command`` to the end; the CompletedProcess, stdout and stderr merged into .stdout."""
+    try:
+        return subprocess.run(command, cwd=cwd, env=env, timeout=timeout, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    except subprocess.TimeoutExpired as err:
+        pytest.fail(f"{' '.join(command)} (in {cwd}) did not finish in {timeout} s:\n{err.output or ''}")
+
+
+def tail(text, lines=40):
+    return "\n".join((text or "").splitlines()[-lines:])
+
+
+def sync_tree(src: Path, dest: Path, keep=(".venv",)):
+    """Make ``dest`` hold exactly the files of ``src``, leaving the folders named in ``keep`` alone.
+
+    A file whose content is unchanged is not rewritten, so its modification time, which the
+    bundle's Makefile compares with .venv/.ready, moves only when the file really changed.
+    """
+    wanted = {path.relative_to(src) for path in src.rglob("*") if path.is_file()}
+    dest.mkdir(parents=True, exist_ok=True)
+    folders = []
+    for folder, dirs, files in os.walk(dest):
+        here = Path(folder).relative_to(dest)
+        dirs[:] = [name for name in dirs if here.parts or name not in keep]
+        folders += [Path(folder) / name for name in dirs]
+        for name in files:
+            if here / name not in wanted:
+                (Path(folder) / name).unlink()
+    for folder in reversed(folders):  # deepest first
+        if not any(folder.iterdir()):
+            folder.rmdir()
+    for rel in sorted(wanted):
+        source, target = src / rel, dest / rel
+        if target.is_file() and target.read_bytes() == source.read_bytes():
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def stop(process, seconds=30):
+    """End ``process`` and everything in its process group: SIGTERM, then SIGKILL if it lingers."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(seconds)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(seconds)
+
+
+# ---------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="session")
+def shots():
+    """dist/e2e/screenshots/, emptied: one PNG per step of this run."""
+    shutil.rmtree(SHOTS, ignore_errors=True)
+    SHOTS.mkdir(parents=True)
+    return SHOTS
+
+
+@pytest.fixture(scope="session")
+def bundle():
+    """The learner bundle as an instructor builds it: `make release` writes dist/learner/."""
+    built = run(["make", "release"], ROOT, 600)
+    assert built.returncode == 0, f"`make release` failed:\n{tail(built.stdout)}"
+    return ROOT / "dist" / "learner"
+
+
+@pytest.fixture(scope="session")
+def learner(bundle):
+    """The learner's checkout of the bundle, set up the way its README says: the first `make` target installs.
+
+    The first target a learner runs is `make check`: it creates .venv/ from the bundle's
+    requirements.txt, then the public tests fail on the untouched stub.
+    """
+    checkout = WORK / "learner"
+    sync_tree(bundle, checkout)
+    checked = run(["make", "check", "TASK=evaluate"], checkout, INSTALL_S)
+    assert (checkout / ".venv" / ".ready").is_file(), f"the bundle's `make check` did not install:\n{tail(checked.stdout)}"
+    assert checked.returncode != 0 and " failed" in checked.stdout, (
+        f"`make check TASK=evaluate` should fail on the stub (exit {checked.returncode}):\n{tail(checked.stdout)}"
+    )
+    return checkout
+
+
+@dataclass
+class Lab:
+    url: str  # http://127.0.0.1:PORT
+    token: str
+    root: Path  # the folder JupyterLab serves: the checkout's notebooks/
+    log: Path
+
+    def open_url(self, path):
+        return f"{self.url}/lab/tree/{path}?reset&token={self.token}"
+
+
+def _wait_until_up(lab, process):
+    deadline = time.monotonic() + LAB_START_S
+    status = f"{lab.url}/api/status?token={lab.token}"
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"`make lab` exited {process.returncode} before answering:\n{tail(lab.log.read_text())}")
+        try:
+            with urllib.request.urlopen(status, timeout=5) as answer:
+                if answer.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.5)  # polling a server that is starting: nothing in a page to wait on yet
+    pytest.fail(f"JupyterLab did not answer on {lab.url} within {LAB_START_S} s:\n{tail(lab.log.read_text())}")
+
+
+@pytest.fixture(scope="session")
+def lab(learner, tmp_path_factory):
+    """JupyterLab as `make lab` starts it in the learner's checkout, on a loopback port with a token.
+
+    Jupyter's settings come from a fresh config folder: where to listen, the token, no
+    browser of its own, and no question about fetching Jupyter's news.
+    """
+    config = tmp_path_factory.mktemp("jupyter_config")
+    port, token = free_port(), secrets.token_hex(16)
+    server = {"ip": "127.0.0.1", "port": port, "port_retries": 0, "open_browser": False}
+    (config / "jupyter_server_config.json").write_text(
+        json.dumps({"ServerApp": server, "IdentityProvider": {"token": token}}), encoding="utf-8")
+    news = config / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
+    news.parent.mkdir(parents=True)
+    news.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}), encoding="utf-8")
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(config), JUPYTER_RUNTIME_DIR=str(config / "runtime"))
+    log = WORK / "lab.log"
+    found = Lab(f"http://127.0.0.1:{port}", token, learner / "notebooks", log)
+    with open(log, "w", encoding="utf-8") as out:
+        process = subprocess.Popen(["make", "lab"], cwd=learner, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        _wait_until_up(found, process)
+        yield found
+    finally:
+        stop(process)
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory):
+    """Headless Chromium (Debian's), driven by Playwright, with a fresh profile."""
+    if not CHROMIUM.is_file():
+        pytest.fail(f"no Chromium at {CHROMIUM}: `make e2e` installs Debian's package chromium when run as root, "
+                    "or set CHROMIUM to a Chromium binary")
+    from playwright.sync_api import sync_playwright
+
+    profile = tmp_path_factory.mktemp("chromium_profile")
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(profile), executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
+            viewport={"width": 1400, "height": 1000},
+        )
+        context.set_default_timeout(STEP_MS)
+        context.set_default_navigation_timeout(STEP_MS)
+        try:
+            yield context
+        finally:
+            context.close()

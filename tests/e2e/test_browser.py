@@ -1,0 +1,262 @@
+"""End to end, in a real browser: the learner bundle in JupyterLab, nbgrader's Validate button, a feedback page.
+
+    make e2e            # installs Chromium and Playwright if missing, then runs this file
+
+For each lesson, as a learner: open the release notebook in the JupyterLab that the
+bundle's `make lab` starts, run every code cell, and see every visible test cell fail on
+the stubs; press Validate and see it list them. Then, with every solution cell filled in
+(the reference code and the lesson's answers), restart the kernel and run all cells, see
+none fail, and press Validate again for nbgrader's "Success!". Last, a feedback page made
+by `make grade` from a notebook with a script planted in a markdown cell is opened, and
+the script must not have run. Screenshots of every step are in dist/e2e/screenshots/.
+"""
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
+
+from autograder.course.lessons import LESSONS
+from autograder.course.paths import NOTEBOOKS
+from autograder.pipeline import demo
+from tests.conftest import ROOT
+from tests.e2e.conftest import INSTALL_S, SHOTS, STEP_MS, run, tail
+
+pytestmark = pytest.mark.e2e
+
+RUN_ALL_MS = 180_000  # the longest a whole notebook may take to run
+VALIDATE_MS = 180_000  # the longest nbgrader's validation may take
+MENU_MS = 15_000  # the longest an open menu may take to show its items
+ERROR = '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
+SOLVER = demo.Learner("solver", "fills every solution cell with the reference code and the lesson's answers")
+PLANTED = (
+    '<script>window.__pwned = "script"; document.title = "pwned";</script>\n\n'
+    '<img src="no-such-image.png" onerror="window.__pwned = \'img onerror\'; document.title = \'pwned\'">\n'
+)
+
+
+# ---------------------------------------------------------------- notebooks and cells
+
+
+def nbgrader_meta(cell):
+    return cell.get("metadata", {}).get("nbgrader", {})
+
+
+def is_test_cell(cell):
+    meta = nbgrader_meta(cell)
+    return cell["cell_type"] == "code" and meta.get("grade") and not meta.get("solution")
+
+
+def errors_of(cell):
+    return [f"{o.get('ename')}: {o.get('evalue')}" for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+
+
+def solved(release_path, lesson):
+    """The release notebook with every solution cell filled in the way a learner who got everything right would."""
+    release = json.loads(release_path.read_text(encoding="utf-8"))
+    source = json.loads(lesson.notebook_path(NOTEBOOKS).read_text(encoding="utf-8"))
+    return demo.dumps(demo.filled(release, source, SOLVER))
+
+
+# ---------------------------------------------------------------- JupyterLab, as a learner drives it
+
+
+class Notebook:
+    """One notebook open in its own browser tab: the page, and the CSS selector of its panel."""
+
+    def __init__(self, browser, lab, path):
+        self.page = page = browser.new_page()
+        self.name = path
+        page.goto(lab.open_url(path))  # ?reset: no tab of an earlier page comes back
+        tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.jp-mod-current").filter(has_text=path.split("/")[-1])
+        tab.wait_for()
+        self.panel = f"#{tab.evaluate('tab => tab.dataset.id')}"
+        self.cells = page.locator(f"{self.panel} .jp-Notebook .jp-Cell")
+        self.cells.first.wait_for()
+        self.kernel_idle()
+
+    def kernel_idle(self, timeout=STEP_MS):
+        self.page.locator(f'{self.panel} .jp-Notebook-ExecutionIndicator[data-status="idle"]').wait_for(timeout=timeout)
+
+    def shot(self, path):
+        self.page.screenshot(path=path)
+        return path
+
+    def fail(self, message, what):
+        """Stop the test with ``message`` and a screenshot of the page as it is."""
+        shot = self.shot(SHOTS / f"failed-{what}.png")
+        raise AssertionError(f"{self.name}: {message} (screenshot: {shot})")
+
+    def run_each_cell(self, cells):
+        """Run the code cells one at a time (select, Ctrl+Enter), so a failing cell does not stop the ones after it."""
+        for index, cell in enumerate(cells):
+            if cell["cell_type"] != "code":
+                continue
+            widget = self.cells.nth(index)
+            widget.locator(".jp-InputPrompt").click()
+            try:
+                expect(widget).to_have_class(re.compile(r"\bjp-mod-active\b"), timeout=STEP_MS)
+            except AssertionError:
+                self.fail(f"clicking cell {index} did not select it", "select-cell")
+            self.page.keyboard.press("Control+Enter")
+            prompt = widget.locator(".jp-InputPrompt")
+            try:
+                prompt.filter(has_text=re.compile(r"^\s*\[\d+\]:\s*$")).wait_for(timeout=RUN_ALL_MS)
+            except PlaywrightTimeout:
+                self.fail(f"cell {index} did not finish running; its prompt reads {prompt.inner_text()!r}", "run-cell")
+
+    def menu(self, top, label):
+        """Click the menu bar's ``top`` menu, then its item labelled ``label``, as a person would."""
+        page = self.page
+        page.locator(".lm-MenuBar-itemLabel").filter(has_text=re.compile(rf"^{re.escape(top)}$")).click()
+        item = page.locator(".lm-Menu-itemLabel").filter(has_text=re.compile(rf"^{re.escape(label)}$"))
+        try:
+            item.wait_for(timeout=MENU_MS)
+        except PlaywrightTimeout:
+            labels = [text for text in page.locator(".lm-Menu-itemLabel").all_inner_texts() if text.strip()]
+            self.fail(f"no item {label!r} in JupyterLab's {top} menu; it holds {labels}", "menu")
+        item.click()
+
+    def restart_and_run_all(self):
+        """Kernel → Restart Kernel and Run All Cells…, as the lesson asks before hand-in; wait until it has finished."""
+        self.menu("Kernel", "Restart Kernel and Run All Cells…")
+        self.page.locator(".jp-Dialog .jp-mod-accept").click()
+        try:
+            self.page.wait_for_function(
+                """([panel, error]) => {
+                    const root = document.querySelector(panel);
+                    const prompts = [...root.querySelectorAll(".jp-CodeCell .jp-InputPrompt")].map(p => p.textContent.trim());
+                    const idle = root.querySelector('.jp-Notebook-ExecutionIndicator[data-status="idle"]') !== null;
+                    const all = prompts.length > 0 && prompts.every(p => /^\\[\\d+\\]:$/.test(p));
+                    const stopped = idle && !prompts.some(p => p.includes("*")) && root.querySelector(error) !== null;
+                    return all || stopped;
+                }""",
+                arg=[self.panel, ERROR],
+                timeout=RUN_ALL_MS,
+            )
+        except PlaywrightTimeout:
+            self.fail(f"Restart Kernel and Run All Cells did not finish within {RUN_ALL_MS // 1000} s", "run-all")
+
+    def save(self):
+        """File → Save Notebook; wait until the tab no longer shows unsaved changes."""
+        self.menu("File", "Save Notebook")
+        self.page.locator(".lm-TabBar-tab.jp-mod-current.jp-mod-dirty").wait_for(state="detached")
+
+    def validate(self, shot):
+        """Press nbgrader's Validate button; return (outcome class, dialog text) and close the dialog."""
+        self.page.locator(f"{self.panel} .validate-button").click()
+        message = self.page.locator("#validation-message")
+        try:
+            message.wait_for(timeout=VALIDATE_MS)
+        except PlaywrightTimeout:
+            self.fail(f"Validate showed no result within {VALIDATE_MS // 1000} s", "validate")
+        self.shot(shot)
+        outcome = next((c for c in message.get_attribute("class").split() if c.startswith("validation-")), "")
+        text = message.inner_text()
+        self.page.locator(".jp-Dialog .jp-mod-accept").click()
+        self.page.locator(".jp-Dialog").wait_for(state="detached")
+        return outcome, text
+
+    def show_cell(self, index, shot):
+        """Scroll cell ``index`` into view and take a screenshot once the browser has painted it."""
+        widget = self.cells.nth(index)
+        widget.scroll_into_view_if_needed()
+        expect(widget.locator(".jp-InputArea-editor")).to_be_in_viewport()
+        # Off-screen cells are painted lazily (CSS content-visibility): two frames later this one is.
+        self.page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        self.shot(shot)
+
+    def close(self):
+        self.page.close()
+
+
+# ---------------------------------------------------------------- tests
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.assignment for lesson in LESSONS])
+def test_release_notebook_fails_on_stubs_and_passes_once_solved(lab, browser, bundle, shots, lesson):
+    """The visible test cells fail on the stubs and pass on the solved notebook, in JupyterLab and under Validate."""
+    path = f"{lesson.assignment}/{lesson.notebook}"
+    on_disk = lab.root / lesson.assignment / lesson.notebook
+    release = bundle / "notebooks" / lesson.assignment / lesson.notebook
+    cells = json.loads(release.read_text(encoding="utf-8"))["cells"]
+    tests = [i for i, cell in enumerate(cells) if is_test_cell(cell)]
+    assert tests, f"{path}: the release notebook has no test cells"
+    name = lesson.assignment
+
+    # The notebook as released: every solution cell raises, every test cell fails.
+    notebook = Notebook(browser, lab, path)
+    notebook.run_each_cell(cells)
+    notebook.save()
+    ran = json.loads(on_disk.read_text(encoding="utf-8"))["cells"]
+    passing = [i for i in tests if not errors_of(ran[i])]
+    assert not passing, f"{path}: on the stubs these test cells raised nothing: {passing}"
+    # An answer cell raises as it runs; a function cell only defines a function that raises when called.
+    answers = [i for i, c in enumerate(ran) if nbgrader_meta(c).get("solution") and c["cell_type"] == "code"
+               and "\nraise NotImplementedError()" in "\n" + "".join(c["source"])]
+    unstubbed = [i for i in answers if not any("NotImplementedError" in e for e in errors_of(ran[i]))]
+    assert answers or lesson.assignment != "lesson1_graphs", f"{path}: no answer cell found"
+    assert not unstubbed, f"{path}: these answer cells did not raise NotImplementedError: {unstubbed}"
+    notebook.show_cell(tests[0], shots / f"{name}-1-stubs-run.png")
+    outcome, text = notebook.validate(shots / f"{name}-2-stubs-validated.png")
+    assert outcome == "validation-failed", f"{path}: Validate on the stubs gave {outcome!r}:\n{text[:2000]}"
+    assert text.count("The following cell failed") == len(tests), (
+        f"{path}: Validate should list each of the {len(tests)} test cells as failed:\n{text[:3000]}")
+    notebook.close()
+
+    # Every solution cell filled in: Restart Kernel and Run All Cells, as the lesson asks, then Validate.
+    on_disk.write_text(solved(release, lesson), encoding="utf-8")
+    notebook = Notebook(browser, lab, path)
+    notebook.restart_and_run_all()
+    notebook.save()
+    ran = json.loads(on_disk.read_text(encoding="utf-8"))["cells"]
+    failed = {i: errors_of(c) for i, c in enumerate(ran) if errors_of(c)}
+    assert not failed, f"{path}: cells failed on the solved notebook: {failed}"
+    unrun = [i for i, c in enumerate(ran) if c["cell_type"] == "code" and c.get("execution_count") is None]
+    assert not unrun, f"{path}: Run All left these code cells unrun: {unrun}"
+    notebook.show_cell(tests[-1], shots / f"{name}-3-solved-run.png")
+    outcome, text = notebook.validate(shots / f"{name}-4-solved-validated.png")
+    assert outcome == "validation-success" and "Success!" in text, (
+        f"{path}: Validate on the solved notebook gave {outcome!r}:\n{text[:3000]}")
+    notebook.close()
+
+
+def test_public_tests_pass_on_the_solved_notebooks(lab):
+    """`make check IMPL=notebooks` in the learner's checkout passes on the notebooks saved from JupyterLab above."""
+    for lesson in LESSONS:
+        saved = json.loads((lab.root / lesson.assignment / lesson.notebook).read_text(encoding="utf-8"))
+        assert all(not nbgrader_meta(c).get("solution") or "NotImplementedError" not in "".join(c["source"])
+                   for c in saved["cells"]), f"{lesson.notebook} is not solved: run this whole file, not this test alone"
+    checked = run(["make", "check", "IMPL=notebooks"], lab.root.parent, INSTALL_S)
+    assert checked.returncode == 0, f"`make check IMPL=notebooks` failed on the solved notebooks:\n{tail(checked.stdout)}"
+
+
+def test_feedback_page_runs_no_script_from_a_learner_notebook(browser, bundle, shots, tmp_path):
+    """A script or an onerror handler in a learner's markdown cell stays inert in the feedback page `make grade` writes."""
+    lesson = LESSONS[0]
+    nb = json.loads(solved(bundle / "notebooks" / lesson.assignment / lesson.notebook, lesson))
+    nb["cells"].insert(1, {"cell_type": "markdown", "id": "planted-markup", "metadata": {}, "source": PLANTED})
+    handed_in = tmp_path / "submitted" / "mallory" / lesson.assignment / lesson.notebook
+    handed_in.parent.mkdir(parents=True)
+    handed_in.write_text(demo.dumps(nb), encoding="utf-8")
+    out = tmp_path / "graded"
+    graded = run(["make", "grade", f"OUT={out}", f"SUBMISSIONS={handed_in.parents[2]}"], ROOT, 900)
+    assert graded.returncode == 0, f"`make grade` failed:\n{tail(graded.stdout)}"
+    feedback = out / "feedback" / "mallory" / lesson.assignment / lesson.notebook.replace(".ipynb", ".html")
+    assert feedback.is_file(), f"`make grade` wrote no {feedback}:\n{tail(graded.stdout)}"
+
+    page = browser.new_page()
+    page.goto(feedback.as_uri(), wait_until="load")
+    page.wait_for_function("() => [...document.images].every(image => image.complete)")
+    page.screenshot(path=shots / "feedback-planted-markup.png", full_page=False)
+    ran = page.evaluate("() => window.__pwned === undefined ? null : String(window.__pwned)")
+    title = page.title()
+    text = page.locator("body").inner_text()
+    page.close()
+    assert ran is None and "pwned" not in title, (
+        f"{feedback.relative_to(out)}: markup from the learner's markdown cell ran in the feedback page "
+        f"(window.__pwned = {ran!r}, title {title!r}); feedback HTML must not carry a learner's scripts or event handlers"
+    )
+    assert "Score:" in text, f"{feedback.relative_to(out)} does not look like a feedback page:\n{text[:1000]}"
