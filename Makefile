@@ -81,3 +81,8 @@ e2e: $(E2E_READY)
 		fi; \
 	fi
 	CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest tests/e2e -m e2e
+
+## make gradescope: write dist/gradescope.zip, the autograder to upload to Gradescope (holds the hidden checks)
+.PHONY: gradescope
+gradescope: $(READY)
+	$(BIN)/python -m autograder.authoring.gradescope

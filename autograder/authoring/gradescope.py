@@ -1,0 +1,179 @@
+"""Build the Gradescope autograder: one zip that grades each learner's upload with the hidden checks.
+
+    python -m autograder.authoring.gradescope              # (re)write dist/gradescope.zip
+    python -m autograder.authoring.gradescope --out FILE   # somewhere else
+
+Gradescope unpacks the zip into /autograder/source, runs setup.sh there once when it
+builds the autograder's image, then runs run_autograder for every submission, with the
+learner's upload in /autograder/submission. What run_autograder leaves in
+/autograder/results/results.json is the grade. The zip holds:
+
+    setup.sh         a Python venv in /autograder/venv with the kit installed into it
+                     (pip install --editable /autograder/source, so the kit finds its course files)
+    run_autograder   python -m autograder grade /autograder/submission --json > /autograder/results/results.json;
+                     an upload that cannot be graded gets a results.json worth 0 that says why
+    the kit          pyproject.toml, README.md, autograder/, solutions/, exercises/, and the course
+                     under notebooks/ (config, lesson sources, source notebooks)
+
+The upload may be exercises/graph.py (or graph.py alone), the lesson notebooks, or both,
+as `python -m autograder grade` reads a folder. The zip holds the reference and the
+hidden checks: it is for Gradescope only, never for learners. It holds no learner
+bundle, build output, gradebook or virtual environment.
+
+Both scripts read AUTOGRADER_ROOT (default /autograder), the folder that holds source/,
+submission/ and results/, so the same layout can be tried on another machine.
+"""
+
+import argparse
+import stat
+import sys
+import zipfile
+from pathlib import Path
+
+from autograder.authoring.release import SKIP, ReleaseError, check_sources
+from autograder.course.paths import ROOT
+
+OUT = Path("dist") / "gradescope.zip"  # relative to the root
+
+KIT_FILES = ("pyproject.toml", "README.md")
+KIT_FOLDERS = ("autograder", "solutions", "exercises")
+COURSE = ("notebooks/nbgrader_config.py", "notebooks/lessons", "notebooks/source")
+SKIP_SUFFIXES = (".pyc", ".db", ".partial")
+STAMP = (1980, 1, 1, 0, 0, 0)  # every entry's time, so two builds give the same bytes
+
+SETUP_SH = """\
+#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder's image:
+# a Python venv in $AUTOGRADER_ROOT/venv with the kit (this folder) installed into it.
+set -euo pipefail
+ROOT="${AUTOGRADER_ROOT:-/autograder}"
+SOURCE="$ROOT/source"
+
+new_enough() { python3 -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; }
+if ! new_enough && command -v apt-get >/dev/null; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-venv python3-pip
+fi
+if ! new_enough; then
+    echo "setup.sh: the kit needs Python 3.10 or newer with venv; pick a newer base image" >&2
+    exit 1
+fi
+
+python3 -m venv "$ROOT/venv"
+"$ROOT/venv/bin/python" -m pip install --quiet --upgrade pip
+"$ROOT/venv/bin/python" -m pip install --quiet --editable "$SOURCE"
+# For the build log: which protections of the grading sandbox this image supports.
+"$ROOT/venv/bin/python" -m autograder doctor || true
+"""
+
+RUN_AUTOGRADER = """\
+#!/usr/bin/env bash
+# Gradescope runs this for every submission: grade $AUTOGRADER_ROOT/submission with the
+# hidden checks and write Gradescope's results.json to $AUTOGRADER_ROOT/results/.
+set -uo pipefail
+ROOT="${AUTOGRADER_ROOT:-/autograder}"
+PYTHON="$ROOT/venv/bin/python"
+RESULTS="$ROOT/results/results.json"
+mkdir -p "$ROOT/results"
+log="$(mktemp)"
+trap 'rm -f "$log" "$RESULTS.partial"' EXIT
+
+cd "$ROOT/source"
+"$PYTHON" -m autograder grade "$ROOT/submission" --json > "$RESULTS.partial" 2> "$log"
+status=$?
+cat "$log" >&2  # warnings and errors, for the instructor's view of the run
+if [ "$status" -eq 0 ] && [ -s "$RESULTS.partial" ]; then
+    mv "$RESULTS.partial" "$RESULTS"
+    exit 0
+fi
+# Nothing could be graded: a results.json worth 0 that tells the learner why.
+"$PYTHON" -c '
+import json, sys
+results, log, status = sys.argv[1:]
+with open(log, encoding="utf-8", errors="replace") as file:
+    reason = file.read().strip()[-3000:] or f"the grader stopped with exit status {status}"
+text = ("Your upload could not be graded. Upload exercises/graph.py, your lesson notebooks (.ipynb), "
+        "or both, and make sure each opens.\\n\\n" + reason)
+with open(results, "w", encoding="utf-8") as file:
+    json.dump({"score": 0, "output": text, "tests": []}, file, indent=2)
+' "$RESULTS" "$log" "$status"
+"""
+
+SCRIPTS = {"setup.sh": SETUP_SH, "run_autograder": RUN_AUTOGRADER}
+
+
+class GradescopeError(Exception):
+    """The autograder zip cannot be built; the message says why."""
+
+
+def _wanted(rel: Path):
+    return not SKIP & set(rel.parts) and not rel.name.endswith(SKIP_SUFFIXES)
+
+
+def kit_files(root: Path):
+    """{zip path: bytes} of the kit's own files the grader needs, caches and generated files left out."""
+    files = {name: (root / name).read_bytes() for name in KIT_FILES}
+    for name in (*KIT_FOLDERS, *COURSE):
+        path = root / name
+        if not path.exists():
+            raise GradescopeError(f"{path}: missing from the kit")
+        paths = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+        for found in paths:
+            rel = found.relative_to(root)
+            if _wanted(rel):
+                files[rel.as_posix()] = found.read_bytes()
+    return files
+
+
+def contents(root: Path):
+    """{zip path: (bytes, mode)}: the two scripts, executable, and the kit."""
+    entries = {name: (text.encode("utf-8"), 0o755) for name, text in SCRIPTS.items()}
+    for name, data in kit_files(root).items():
+        entries[name] = (data, 0o644)
+    return dict(sorted(entries.items()))
+
+
+def write_zip(entries, out: Path):
+    """Write ``entries`` to ``out`` (replaced in one step), with fixed times and modes."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_name(f".{out.name}.partial")
+    with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, (data, mode) in entries.items():
+            info = zipfile.ZipInfo(name, date_time=STAMP)
+            info.external_attr = (stat.S_IFREG | mode) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+    partial.replace(out)
+
+
+def build(root: Path, out: Path):
+    """Write the autograder zip for the kit at ``root`` to ``out``; return its entries."""
+    root = Path(root).resolve()
+    try:
+        check_sources(root)
+    except ReleaseError as err:
+        raise GradescopeError(str(err)) from err
+    entries = contents(root)
+    write_zip(entries, Path(out))
+    return entries
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m autograder.authoring.gradescope",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=ROOT, help="the kit checkout to pack (default: this one)")
+    parser.add_argument("--out", type=Path, help="the zip to write (default: ROOT/dist/gradescope.zip)")
+    args = parser.parse_args(argv)
+    root = args.root.resolve()
+    out = args.out if args.out is not None else root / OUT
+    try:
+        entries = build(root, out)
+    except GradescopeError as err:
+        print(f"gradescope: {err}", file=sys.stderr)
+        return 1
+    print(f"wrote {out} ({len(entries)} files): upload it as the assignment's autograder on Gradescope")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,176 @@
+"""The Gradescope autograder zip (`make gradescope`): what it holds, and run_autograder in a root laid out like /autograder.
+
+The root is a temporary folder (AUTOGRADER_ROOT) holding what Gradescope makes:
+source/ (the unpacked zip), submission/ (the learner's upload) and results/. For the
+quick tests, root/venv/bin/python is a two-line script that starts this interpreter, which
+has the kit's dependencies; run_autograder still imports the kit from source/, so the zip
+must hold everything grading needs. The slow test runs setup.sh for real: a new venv and a
+pip install of the unpacked kit.
+"""
+
+import json
+import os
+import stat
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from autograder.authoring import gradescope
+from tests.conftest import REFERENCE_SOURCE, ROOT, STUB_SOURCE
+
+GRADESCOPE_TEST_KEYS = {"name", "score", "max_score", "status", "output"}
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory):
+    out = tmp_path_factory.mktemp("gradescope") / "gradescope.zip"
+    gradescope.build(ROOT, out)
+    return out
+
+
+def unpack(archive, root):
+    """Lay ``root`` out as Gradescope's /autograder: source/ from the zip, empty submission/."""
+    source = root / "source"
+    with zipfile.ZipFile(archive) as opened:
+        opened.extractall(source)
+        for info in opened.infolist():
+            os.chmod(source / info.filename, (info.external_attr >> 16) & 0o777)
+    (root / "submission").mkdir()
+    return root
+
+
+def borrowed_venv(root):
+    """root/venv/bin/python: this interpreter, which has the kit's dependencies (setup.sh is the slow test's)."""
+    python = root / "venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
+    python.chmod(0o755)
+
+
+def run_autograder(root, timeout=600):
+    """Run the unpacked run_autograder as Gradescope would (AUTOGRADER_ROOT moves /autograder); its results.json."""
+    env = dict(os.environ, AUTOGRADER_ROOT=str(root))
+    done = subprocess.run([str(root / "source" / "run_autograder")], cwd=root, env=env, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+    assert done.returncode == 0, f"run_autograder exited {done.returncode}:\n{done.stdout}\n{done.stderr[-3000:]}"
+    results = root / "results" / "results.json"
+    assert results.is_file(), f"run_autograder wrote no results.json:\n{done.stderr[-3000:]}"
+    return json.loads(results.read_text(encoding="utf-8"))
+
+
+def assert_gradescope_schema(results):
+    """The keys and types Gradescope reads from results.json."""
+    assert isinstance(results["score"], (int, float)) and isinstance(results["max_score"], (int, float))
+    assert results["max_score"] > 0 and 0 <= results["score"] <= results["max_score"]
+    assert isinstance(results["tests"], list) and results["tests"], "results.json lists no tests"
+    for test in results["tests"]:
+        assert GRADESCOPE_TEST_KEYS <= set(test), f"a test lacks {GRADESCOPE_TEST_KEYS - set(test)}: {test}"
+        assert isinstance(test["name"], str) and test["name"] and isinstance(test["output"], str)
+        assert isinstance(test["score"], (int, float)) and isinstance(test["max_score"], (int, float))
+        assert 0 <= test["score"] <= test["max_score"], test
+        assert test["status"] in ("passed", "failed"), test
+
+
+def submit(root, files):
+    for name, text in files.items():
+        path = root / "submission" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+# ---------------------------------------------------------------- the zip
+
+
+def test_zip_holds_the_scripts_and_the_kit_and_nothing_else(archive):
+    """setup.sh and run_autograder at the top, executable; the kit's code and course; no bundle, build, venv or cache."""
+    with zipfile.ZipFile(archive) as opened:
+        infos = {info.filename: info for info in opened.infolist()}
+    for script in ("setup.sh", "run_autograder"):
+        assert script in infos, f"{script} is missing"
+        assert (infos[script].external_attr >> 16) & stat.S_IXUSR, f"{script} is not executable"
+    names = set(infos)
+    for needed in ("pyproject.toml", "autograder/cli.py", "solutions/graph.py", "exercises/loader.py",
+                   "notebooks/nbgrader_config.py", "notebooks/lessons/lesson1_graphs.py",
+                   "notebooks/source/lesson1_graphs/computation_graphs.ipynb"):
+        assert needed in names, f"{needed} is missing from the zip"
+    for name in names:
+        top = name.split("/")[0]
+        assert top not in ("dist", "out", ".venv", "learner", "tests", ".git", ".ci"), name
+        assert "__pycache__" not in name and not name.endswith((".pyc", ".db")), name
+
+
+def test_zip_is_the_same_bytes_every_build(archive, tmp_path):
+    """Two builds of the same kit give the same zip: fixed times, sorted entries."""
+    again = tmp_path / "again.zip"
+    gradescope.build(ROOT, again)
+    assert again.read_bytes() == archive.read_bytes()
+
+
+def test_scripts_read_the_root_from_the_environment():
+    """Both scripts default to /autograder and take AUTOGRADER_ROOT instead when it is set."""
+    for script in gradescope.SCRIPTS.values():
+        assert script.startswith("#!/usr/bin/env bash\n")
+        assert 'ROOT="${AUTOGRADER_ROOT:-/autograder}"' in script
+    run = gradescope.RUN_AUTOGRADER
+    assert '-m autograder grade "$ROOT/submission" --json' in run and "results/results.json" in run
+
+
+# ---------------------------------------------------------------- run_autograder
+
+
+@pytest.fixture
+def root(archive, tmp_path):
+    unpacked = unpack(archive, tmp_path / "autograder")
+    borrowed_venv(unpacked)
+    return unpacked
+
+
+def test_reference_module_gets_full_marks(root):
+    """An upload of the reference as graph.py scores max_score, every test passed."""
+    submit(root, {"graph.py": REFERENCE_SOURCE})
+    results = run_autograder(root)
+    assert_gradescope_schema(results)
+    assert results["score"] == results["max_score"], results["output"]
+    assert all(test["status"] == "passed" for test in results["tests"])
+
+
+def test_stub_module_gets_nothing(root):
+    """An upload of the untouched stub, as exercises/graph.py, scores 0 with failed tests that say why."""
+    submit(root, {"exercises/graph.py": STUB_SOURCE})
+    results = run_autograder(root)
+    assert_gradescope_schema(results)
+    assert results["score"] == 0
+    failed = [test for test in results["tests"] if test["status"] == "failed"]
+    assert failed and all(test["output"] for test in failed)
+
+
+def test_unreadable_upload_gets_zero_and_a_reason(root):
+    """An upload with nothing to grade still leaves a results.json: worth 0, saying what to upload."""
+    submit(root, {"notes.txt": "my answers are in my head\n"})
+    results = run_autograder(root)
+    assert results["score"] == 0 and results["tests"] == []
+    assert "could not be graded" in results["output"] and "graph.py" in results["output"]
+
+
+def test_run_autograder_grades_the_zips_code_not_the_checkouts(root):
+    """With source/ as the working folder, `python -m autograder` imports the unpacked kit."""
+    done = subprocess.run([str(root / "venv" / "bin" / "python"), "-c", "import autograder; print(autograder.__file__)"],
+                          cwd=root / "source", text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    assert done.stdout.strip().startswith(str(root / "source")), done.stdout + done.stderr
+
+
+@pytest.mark.slow
+def test_setup_sh_installs_the_kit_and_run_autograder_grades_with_it(archive, tmp_path):
+    """setup.sh makes root/venv and installs the unpacked kit; run_autograder then grades the reference fully."""
+    root = unpack(archive, tmp_path / "autograder")
+    env = dict(os.environ, AUTOGRADER_ROOT=str(root))
+    setup = subprocess.run([str(root / "source" / "setup.sh")], cwd=root / "source", env=env, text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=900)
+    assert setup.returncode == 0, f"setup.sh exited {setup.returncode}:\n{setup.stdout[-4000:]}"
+    assert (root / "venv" / "bin" / "python").is_file()
+    submit(root, {"graph.py": REFERENCE_SOURCE})
+    results = run_autograder(root)
+    assert_gradescope_schema(results)
+    assert results["score"] == results["max_score"], results["output"]
