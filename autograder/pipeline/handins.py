@@ -50,6 +50,7 @@ SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 ID_RULE = "a letter or digit, then up to 63 letters, digits, '_', '.' or '-'"
 TIMESTAMP = "timestamp.txt"
 IGNORED = (".ipynb_checkpoints",)
+MAX_RENAMED = 10  # notebooks of other names read to find a renamed lesson notebook, in name order
 # Part of every mirrored notebook's hash: raised whenever prepared() changes what it writes,
 # so notebooks mirrored by an older kit are prepared (and graded) again.
 PREPARATION = "sanitized-1"
@@ -120,7 +121,7 @@ def _lesson_folder(scan, student, lesson, folder, lesson_ids):
     for name in links:
         scan.notes.append(f"{prefix}/{show(name)}: a symbolic link, not a file; skipped: hand in the file itself")
     if notebook is None:
-        carrying = [name for name in others if grade_ids(folder / name) & lesson_ids]
+        carrying = [name for name in others[:MAX_RENAMED] if grade_ids(folder / name) & lesson_ids]
         if len(carrying) == 1:
             notebook = folder / carrying[0]
             others.remove(carrying[0])
