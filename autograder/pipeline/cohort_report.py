@@ -189,7 +189,7 @@ th, td { padding: 0.2em 0.7em; text-align: left; border-bottom: 1px solid #ddd; 
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .bar { display: inline-block; height: 0.8em; background: #4a7fb0; }
 .low .bar { background: #c0504d; }
-p.note { color: #555; }
+p.note, li.note { color: #555; }
 """
 
 
@@ -238,17 +238,20 @@ def html_page(cohort, title="Cohort report"):
         parts.append("<p>No failed check matched a known misconception.</p>")
 
     parts.append("<h2>Hand-ins that need a look</h2>")
-    flagged = [(s, remarks(cohort, s)) for s in sorted(cohort.learners) if remarks(cohort, s)]
+    flagged = [s for s in sorted(cohort.learners) if remarks(cohort, s) or problems_of(cohort, s)]
     if flagged:
         parts.append("<table><tr><th>learner</th><th>what</th><th>details</th></tr>")
-        for student, said in flagged:
-            problems = [cohort.entry(student, l.assignment).problem for l in cohort.lessons]
-            parts.append(f"<tr><td>{e(student)}</td><td>{e(said)}</td><td>{e(' '.join(p for p in problems if p))}</td></tr>")
+        for student in flagged:
+            details = "<br>".join(e(text) for text in problems_of(cohort, student))
+            parts.append(f"<tr><td>{e(student)}</td><td>{e(remarks(cohort, student))}</td><td>{details}</td></tr>")
         parts.append("</table>")
     else:
         parts.append("<p>Every learner handed in every lesson on time.</p>")
-    for note in cohort.notes:
-        parts.append(f"<p class='note'>{e(note)}</p>")
+    unattributed = [n for n in cohort.notes if not any(n.startswith(f"{s}/") for s in cohort.learners)]
+    if unattributed:
+        parts.append("<p class='note'>Not given to any learner:</p><ul>")
+        parts += [f"<li class='note'>{e(note)}</li>" for note in unattributed]
+        parts.append("</ul>")
 
     parts.append("<h2>Every learner</h2><table><tr><th>learner</th>")
     parts += [f"<th>{e(lesson.assignment)}</th>" for lesson in cohort.lessons] + ["<th>total</th></tr>"]

@@ -118,8 +118,6 @@ def _lesson_folder(scan, student, lesson, folder, lesson_ids):
             others.append(entry.name)
         else:
             rest.append(entry.name + ("/" if entry.is_dir() else ""))
-    for name in links:
-        scan.notes.append(f"{prefix}/{show(name)}: a symbolic link, not a file; skipped: hand in the file itself")
     if notebook is None:
         carrying = [name for name in others[:MAX_RENAMED] if grade_ids(folder / name) & lesson_ids]
         if len(carrying) == 1:
@@ -131,6 +129,8 @@ def _lesson_folder(scan, student, lesson, folder, lesson_ids):
             )
     if notebook is not None:
         scan.files[target] = notebook
+        for name in links:
+            scan.notes.append(f"{prefix}/{show(name)}: a symbolic link, not a file; skipped: hand in the file itself")
         for name in others:
             scan.notes.append(f"{prefix}/{show(name)}: {lesson.assignment} is handed in as {lesson.notebook}; "
                               "this notebook was not graded")
