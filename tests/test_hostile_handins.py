@@ -452,6 +452,21 @@ def test_every_hostile_cell_renders_inert():
         assert sanitize_notebook(again) == 0, f"cell {index}: sanitizing twice changes it again"
 
 
+def test_checking_is_capped_and_stays_inert():
+    """Markup too long to check is shown as plain text or removed, once: sanitizing again changes nothing."""
+    long_markdown = "<b>bold</b> and <script>alert('long')</script>\n\n" * 2000
+    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "markdown", "id": "m", "metadata": {}, "source": long_markdown},
+        {"cell_type": "code", "id": "c", "metadata": {}, "execution_count": None, "source": "",
+         "outputs": [{"output_type": "display_data", "metadata": {},
+                      "data": {"text/html": "<b>x</b>" * 10_000, "text/plain": "x"}}]}]}
+    assert sanitize_notebook(nb) == 2
+    assert nb["cells"][0]["source"].startswith("<pre>&lt;b&gt;bold")
+    assert nb["cells"][1]["outputs"][0]["data"] == {"text/plain": "x"}
+    assert sanitize_notebook(json.loads(json.dumps(nb))) == 0
+    assert_inert(classic_page(nb), PageScan(classic_page({**nb, "cells": []})), "long cells")
+
+
 def test_lesson_notebooks_are_left_alone():
     """The course's own notebooks, markdown, tables and math included, pass unchanged; plain markdown stays as written."""
     for lesson in LESSONS:

@@ -28,7 +28,11 @@ The policy: a fixed set of formatting tags (no script, style, iframe, object, fo
 svg, math ...), no event-handler or style attributes (table cells may say
 ``text-align``), and links and images to http, https, mailto, relative and ``#``
 addresses only (an image may also be an inline PNG, JPEG or GIF). HTML passes when
-bleach, which parses it as a browser does, finds nothing to change.
+bleach, which parses it as a browser does, finds nothing to change. bleach is slow on
+long HTML, so a markdown cell, raw cell or output longer than ``MAX_CHECKED_CHARS``
+(50,000 characters) is not parsed, nor anything once a notebook has had
+``MAX_CHECKED_PER_NOTEBOOK`` (500,000) parsed: such markdown shows as plain text, such
+a raw cell is escaped, such an output is removed.
 
 autograder/pipeline/handins.py applies this to every notebook mirrored into
 OUT/submitted, so what nbgrader's formgrader shows is safe; ``SanitizeMarkup`` is the
@@ -63,10 +67,17 @@ TAG_ATTRIBUTES = {
 PROTOCOLS = frozenset({"http", "https", "mailto", "data"})  # data: only for inline images, see _allowed
 INLINE_IMAGE = re.compile(r"data:image/(png|jpeg|gif)[;,]")
 TEXT_ALIGN = re.compile(r"text-align:\s*(left|right|center)")
+PREFORMATTED = re.compile(r"<pre>[^<]*</pre>")  # what as_preformatted writes: no tag inside, nothing to run
 _URL_NOISE = re.compile(r"[`\x00-\x20\x7f-\xa0\s]+")
 # How nbconvert's renderer closes void elements (<br />, <img ... />); bleach writes <br>, <img ...>.
 _VOID_SLASH = re.compile(r'<(br|hr|img|input)((?:\s+[a-z-]+(?:="[^"<>]*")?)*)\s*/>')
 
+# bleach parses as a browser does, but slowly (seconds for a few hundred kilobytes), so what a
+# notebook may have checked is capped: a longer markdown cell shows as plain text, a longer
+# HTML or markdown output is removed, and once a notebook's budget is spent the same goes for
+# the rest of it. Honest notebooks stay far below both.
+MAX_CHECKED_CHARS = 50_000  # one markdown cell, raw cell or HTML output
+MAX_CHECKED_PER_NOTEBOOK = 500_000
 KEPT_OUTPUT_DATA = ("text/plain", "text/latex", "image/png", "image/jpeg")  # shown escaped or base64 in quotes
 CHECKED_OUTPUT_DATA = ("text/html", "text/markdown")  # kept only when they pass the policy as they are
 ATTACHMENT_TYPES = ("image/png", "image/jpeg", "image/gif")
@@ -105,8 +116,27 @@ def clean_html(text):
                         strip_comments=True, css_sanitizer=_TextAlignOnly())
 
 
-def is_safe_html(text):
-    """Whether HTML passes the policy as it is: bleach, parsing it as a browser does, changes nothing."""
+class Budget:
+    """How many more characters of one notebook bleach may parse."""
+
+    def __init__(self, chars=MAX_CHECKED_PER_NOTEBOOK):
+        self.left = chars
+
+    def take(self, text):
+        """Spend the budget on ``text``; False (and nothing spent) when it is too long or the budget too small."""
+        if len(text) > MAX_CHECKED_CHARS or len(text) > self.left:
+            return False
+        self.left -= len(text)
+        return True
+
+
+def is_safe_html(text, budget=None):
+    """Whether HTML passes the policy as it is: bleach, parsing it as a browser does, changes nothing.
+
+    HTML too long for ``budget`` (a Budget; a fresh one when None) is not parsed, and does not pass.
+    """
+    if not (budget or Budget()).take(text):
+        return False
     text = _VOID_SLASH.sub(r"<\1\2>", text)
     try:
         return clean_html(text) == text
@@ -120,9 +150,11 @@ def render_markdown(source, attachments=None):
     return MarkdownWithMath(renderer=renderer).render(source)
 
 
-def _renders_safely(source, attachments):
+def _renders_safely(source, attachments, budget):
+    if len(source) > MAX_CHECKED_CHARS:  # its HTML would be too long to check as well
+        return False
     try:
-        return is_safe_html(render_markdown(source, attachments))
+        return is_safe_html(render_markdown(source, attachments), budget)
     except Exception:  # noqa: BLE001 - a missing attachment, or anything the renderer stops on
         return False
 
@@ -132,15 +164,18 @@ def as_preformatted(text):
     return "<pre>" + html.escape(text.lstrip("\n"), quote=False) + "</pre>"
 
 
-def safe_markdown(source, attachments=None):
+def safe_markdown(source, attachments=None, budget=None):
     """(markdown, changed): ``source`` itself if it renders safely, else bleach's cleaning, else plain text."""
-    if _renders_safely(source, attachments):
+    budget = budget or Budget()
+    if PREFORMATTED.fullmatch(source) or _renders_safely(source, attachments, budget):
         return source, False
-    try:
-        cleaned = clean_html(source)
-    except Exception:  # noqa: BLE001
-        cleaned = None
-    if cleaned is not None and _renders_safely(cleaned, attachments):
+    cleaned = None
+    if budget.take(source):
+        try:
+            cleaned = clean_html(source)
+        except Exception:  # noqa: BLE001 - shown as plain text below
+            cleaned = None
+    if cleaned is not None and _renders_safely(cleaned, attachments, budget):
         return cleaned, True
     return as_preformatted(source), True
 
@@ -158,7 +193,7 @@ def _count(value):
     return value if type(value) is int else None
 
 
-def _safe_output(output):
+def _safe_output(output, budget):
     """A safe copy of one code cell output, or None to drop it."""
     if not isinstance(output, dict) or output.get("output_type") not in OUTPUT_TYPES:
         return None
@@ -178,9 +213,9 @@ def _safe_output(output):
         text = _text(value)
         if mimetype in KEPT_OUTPUT_DATA and text is not None:
             kept[mimetype] = text
-        elif mimetype == "text/html" and text is not None and is_safe_html(text):
+        elif mimetype == "text/html" and text is not None and is_safe_html(text, budget):
             kept[mimetype] = text
-        elif mimetype == "text/markdown" and text is not None and _renders_safely(text, None):
+        elif mimetype == "text/markdown" and text is not None and _renders_safely(text, None, budget):
             kept[mimetype] = text
         else:
             removed.append(str(mimetype))
@@ -192,8 +227,19 @@ def _safe_output(output):
     return nbformat.from_dict(safe)
 
 
-def sanitize_cell(cell):
+def _cleaned_raw(source, budget):
+    """A raw cell's HTML cleaned by bleach, or all of it escaped when it is too long (or bleach fails)."""
+    if budget.take(source):
+        try:
+            return clean_html(source)
+        except Exception:  # noqa: BLE001 - escaped below
+            pass
+    return html.escape(source, quote=False)
+
+
+def sanitize_cell(cell, budget=None):
     """Make one cell (a dict, changed in place) safe to show; return whether anything changed."""
+    budget = budget or Budget()
     before = copy.deepcopy(cell)
     kind = cell.get("cell_type")
     source = _text(cell.get("source"))
@@ -210,15 +256,15 @@ def sanitize_cell(cell):
                 cell["attachments"] = nbformat.from_dict(kept)
         elif "attachments" in cell:
             del cell["attachments"]
-        cleaned, changed = safe_markdown(source or "", cell.get("attachments"))
+        cleaned, changed = safe_markdown(source or "", cell.get("attachments"), budget)
         if changed or source is None:
             cell["source"] = cleaned
     elif kind == "raw":
-        if source is None or not is_safe_html(source):
-            cell["source"] = clean_html(source or "")
+        if source is None or not is_safe_html(source, budget):
+            cell["source"] = _cleaned_raw(source or "", budget)
     elif kind == "code":
         outputs = cell.get("outputs") if isinstance(cell.get("outputs"), list) else []
-        safe = [o for o in (_safe_output(output) for output in outputs) if o is not None]
+        safe = [o for o in (_safe_output(output, budget) for output in outputs) if o is not None]
         if safe != outputs:
             cell["outputs"] = safe
         if "execution_count" not in cell or _count(cell.get("execution_count")) != cell.get("execution_count"):
@@ -232,7 +278,8 @@ def sanitize_notebook(nb):
     if isinstance(metadata, dict):
         metadata.pop("widgets", None)  # nbconvert embeds widget state, and then the widget scripts
     cells = nb.get("cells") if isinstance(nb.get("cells"), list) else []
-    return sum(sanitize_cell(cell) for cell in cells if isinstance(cell, dict))
+    budget = Budget()
+    return sum(sanitize_cell(cell, budget) for cell in cells if isinstance(cell, dict))
 
 
 class SanitizeMarkup(Preprocessor):
