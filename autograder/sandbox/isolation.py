@@ -219,8 +219,26 @@ def cgroup_base():
         finally:
             remove_cgroup(probe)
         if counted:
+            _remove_stale_cgroups(folder)
             return folder
     return None
+
+
+def _remove_stale_cgroups(folder, age=600):
+    """Remove the empty groups a grader killed before it could clean up left behind (older than `age` seconds).
+
+    A group in use is never removed: one with a process in it cannot be, and a fresh one is too young.
+    """
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(CGROUP_PREFIX)]
+    except OSError:
+        return
+    for name in names:
+        try:
+            if time.time() - os.stat(os.path.join(folder, name)).st_mtime > age:
+                os.rmdir(os.path.join(folder, name))
+        except OSError:
+            continue
 
 
 def new_cgroup():
