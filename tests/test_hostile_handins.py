@@ -336,9 +336,9 @@ def test_an_archive_cannot_hand_in_for_another_learner(download_run):
     assert sorted(cohort.learners) == ["ada", "barbara", "grace", "ken", "mallory"]
     collected = download_run.out / "collected" / "submitted"
     assert sorted(p.relative_to(collected).as_posix() for p in collected.rglob("*") if p.is_file()) == sorted(
-        f"{s}/{LESSON1.assignment}/{name}" for s, name in [
+        [collect.PROBLEMS] + [f"{s}/{LESSON1.assignment}/{name}" for s, name in [
             ("ada", LESSON1.notebook), ("ada", "timestamp.txt"), ("grace", LESSON1.notebook), ("grace", "timestamp.txt"),
-            ("barbara", f"Copy of {LESSON1.notebook}"), ("barbara", "timestamp.txt")])
+            ("barbara", f"Copy of {LESSON1.notebook}"), ("barbara", "timestamp.txt")]])
     assert (collected / "ada" / LESSON1.assignment / "timestamp.txt").read_text() == "2025-03-13 10:00:00 UTC\n"
 
 
@@ -378,8 +378,8 @@ def test_a_bomb_is_refused_without_unpacking(tmp_path):
     started = time.monotonic()
     got = collect.collect(bomb, tmp_path / "submitted", LESSON1.assignment)
     assert time.monotonic() - started < 10
-    written = sum(p.stat().st_size for p in (tmp_path / "submitted").rglob("*") if p.is_file())
-    assert written == 0
+    written = [p.name for p in (tmp_path / "submitted").rglob("*") if p.is_file()]
+    assert written == [collect.PROBLEMS] and (tmp_path / "submitted" / collect.PROBLEMS).stat().st_size < 2000
     assert "more than the cap of 100 MB a file" in got.problems[("eve", LESSON1.assignment)]
     assert "mallory_1003_2003_graphs.zip is an archive" in got.problems[("mallory", LESSON1.assignment)]
     assert ("ada", LESSON1.assignment) not in got.problems
@@ -395,6 +395,23 @@ def test_the_total_unpacked_is_capped(tmp_path, monkeypatch):
     got = collect.collect(path, tmp_path / "submitted", LESSON1.assignment)
     assert sorted(p.parent.parent.name for p in (tmp_path / "submitted").rglob("*.ipynb")) == ["middle", "small"]
     assert "more than the cap of 0.005 MB or 5000 files in all" in got.problems[("big", LESSON1.assignment)]
+
+
+def test_downloads_of_each_lesson_add_up(tmp_path):
+    """Collecting lesson 2 keeps what lesson 1's download brought, problems included; collecting lesson 1 again replaces only its own."""
+    dest = tmp_path / "submitted"
+    problems = []
+    for number, (lesson, logins) in enumerate(((LESSON1, ("ada", "grace")), (LESSON2, ("ada",)), (LESSON1, ("ada",)))):
+        path = tmp_path / f"download{number}.zip"
+        with zipfile.ZipFile(path, "w") as bundle:
+            for login in logins:
+                entry(bundle, f"{login}_1_2_{lesson.notebook}", "{}", (2025, 3, 14, 7, 0, 0))
+            if number == 0:
+                entry(bundle, "mallory_1_2_work.zip", "PK", (2025, 3, 14, 7, 0, 0))
+        problems.append(set(collect.collect(path, dest, lesson.assignment).problems))
+    assert sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*.ipynb")) == [
+        f"ada/{LESSON1.assignment}/{LESSON1.notebook}", f"ada/{LESSON2.assignment}/{LESSON2.notebook}"]
+    assert problems == [{("mallory", LESSON1.assignment)}, {("mallory", LESSON1.assignment)}, set()]
 
 
 def test_names_of_the_download(tmp_path):

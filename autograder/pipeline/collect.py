@@ -10,7 +10,8 @@ where ``-<n>`` marks the n-th resubmission of a file of that name. ``collect`` w
     DEST/<login>/<assignment_id>/<file name>.ipynb   (without the -<n>)
     DEST/<login>/<assignment_id>/timestamp.txt       (the entry's time in the download, as UTC)
 
-and the rest of the batch reads DEST as any other submissions folder
+replacing what an earlier download of the same assignment left there (the downloads of
+other assignments stay, so one OUT can grade every lesson of a cohort), and the rest of the batch reads DEST as any other submissions folder
 (autograder/pipeline/handins.py). nbgrader's zip_collect is not used: it unpacks archives
 found inside the download and believes the file names inside them, so a learner who
 uploads a zip holding a notebook named as another learner's hand-in replaces that
@@ -37,6 +38,7 @@ Here:
 """
 
 import datetime
+import json
 import re
 import zipfile
 import zlib
@@ -62,6 +64,8 @@ RESUBMISSION = re.compile(r"(?P<stem>.*?)(?:-(?P<copy>[0-9]+))?(?P<extension>\.[
 SAFE_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.()+-]{0,150}\.ipynb")
 ARCHIVES = (".zip", ".gz", ".tgz", ".tar", ".bz2", ".xz", ".7z", ".rar", ".zst", ".lz", ".lzma", ".z")
 NO_TIME = (1980, 1, 1, 0, 0, 0)  # what a zip entry says when it has no time
+PROBLEMS = ".problems.json"  # in DEST: {assignment: {login: problem}} of learners with nothing to unpack
+LESSON_IDS = frozenset(lesson.assignment for lesson in LESSONS)
 
 
 @dataclass
@@ -140,6 +144,15 @@ def _timestamp(uploads):
     if not times:
         return None
     return datetime.datetime(*max(times)).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _clear(dest, assignment):
+    """Remove what an earlier download of this assignment left in dest; other assignments' hand-ins stay."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for folder in sorted(dest.iterdir()):
+        remove(folder / assignment)
+        if folder.is_dir() and not folder.is_symlink() and not any(folder.iterdir()):
+            folder.rmdir()
 
 
 class _Learner:
@@ -228,8 +241,7 @@ def collect(zip_file, dest, assignment=None):
         for learner in learners.values():
             _choose(learner, lesson)
 
-        remove(dest)
-        dest.mkdir(parents=True)
+        _clear(dest, assignment)
         total, files = 0, 0
         queue = sorted(((learner, upload) for learner in learners.values() for upload in learner.chosen),
                        key=lambda pair: (pair[1].info.file_size, pair[1].student, pair[1].name))
@@ -260,6 +272,7 @@ def collect(zip_file, dest, assignment=None):
             learner.written.append(upload)
 
         collected = Collected(dest, assignment, notes)
+        problems = {}
         for student, learner in sorted(learners.items()):
             stamp = _timestamp(learner.written)
             if stamp:
@@ -268,8 +281,25 @@ def collect(zip_file, dest, assignment=None):
                 collected.notes += learner.notes
             else:  # the problem, shown with the stand-in, says it all
                 reasons = "; ".join(learner.reasons) or "nothing"
-                collected.problems[(student, assignment)] = (
-                    f"{lesson.notebook}: not handed in: in the LMS download, {reasons}; "
-                    f"hand in the lesson notebook itself, as {lesson.notebook}"
-                )
+                problems[student] = (f"{lesson.notebook}: not handed in: in the LMS download, {reasons}; "
+                                     f"hand in the lesson notebook itself, as {lesson.notebook}")
+        collected.problems = _remember(dest, assignment, problems)
         return collected
+
+
+def _remember(dest, assignment, problems):
+    """Keep this download's problems in dest with those of the other assignments' downloads; return them all.
+
+    A learner left with nothing to grade has no folder in dest, so their problem is kept
+    here, for the stand-in that gives them a row whichever lesson is collected next.
+    """
+    record = dest / PROBLEMS
+    try:
+        known = json.loads(record.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    known = {a: {s: m for s, m in by.items() if is_safe_id(s) and isinstance(m, str)}
+             for a, by in (known.items() if isinstance(known, dict) else ()) if a in LESSON_IDS and isinstance(by, dict)}
+    known[assignment] = problems
+    write_atomic(record, json.dumps(known, indent=1, sort_keys=True) + "\n")
+    return {(s, a): m for a, by in known.items() for s, m in by.items()}
