@@ -83,8 +83,7 @@ def as_tuples(args):
     return [[(name, op, list(inputs)) for name, op, inputs in graph], *copy.deepcopy(rest)]
 
 
-_ANSWERS = {}  # id(case) -> (case, answer), for the large fixed cases every submission meets
-LARGE = 1000
+_ANSWERS = {}  # id(case) -> (case, answer), least recently used first
 
 
 def reference_answer(case, keep=4096):
@@ -238,7 +237,7 @@ def anchor(case):
     graph = case.args[0]
     if case.fn == "backward":
         output = case.kwargs.get("output") or graph[-1][0]
-        return next(inputs[0] for name, _op, inputs in graph if name == output)
+        return next(inputs[0] for name, _op, inputs in reversed(graph) if name == output)  # mostly the last node
     return graph[0][0]
 
 
@@ -259,7 +258,8 @@ def judge_returns(check, case, reply):
     missing = [name for name, _op, _inputs in case.args[0] if name not in got]
     if missing:
         return Failure(case, f"the result has no entry for the node(s) {short(missing)}", got=got)
-    name, want = anchor(case), reference_answer(case)[anchor(case)]
+    name = anchor(case)
+    want = reference_answer(case)[name]
     if not close(got[name], want):
         what = f"dL/d{name}" if case.fn == "backward" else f"the value of {name}"
         return Failure(case, f"expected {what} = {want!r}, got {got[name]!r}", got=got)
