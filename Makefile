@@ -86,3 +86,8 @@ e2e: $(E2E_READY)
 .PHONY: gradescope
 gradescope: $(READY)
 	$(BIN)/python -m autograder.authoring.gradescope
+
+## make formgrader [OUT=out] [PORT=8888]: open OUT's gradebook in nbgrader's formgrader (JupyterLab on 127.0.0.1)
+.PHONY: formgrader
+formgrader: $(READY)
+	$(BIN)/python -m autograder.pipeline.formgrader --out $(OUT) $(if $(PORT),--port $(PORT))

@@ -11,6 +11,7 @@ Everything they leave behind goes under dist/e2e/ (never committed):
     dist/e2e/lab.log        what `make lab` printed
 """
 
+import contextlib
 import json
 import os
 import secrets
@@ -40,6 +41,11 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+# Planted in a learner's markdown cell: if the feedback page ran either, window.__pwned would be set.
+PLANTED = (
+    '<script>window.__pwned = "script"; document.title = "pwned";</script>\n\n'
+    '<img src="no-such-image.png" onerror="window.__pwned = \'img onerror\'; document.title = \'pwned\'">\n'
+)
 STEP_MS = 60_000  # the longest a click, a page load or a selector may take
 LAB_START_S = 180  # the longest JupyterLab may take to answer after `make lab`
 INSTALL_S = 900  # the longest the bundle's first `make` may take (it creates .venv/)
@@ -93,6 +99,18 @@ def sync_tree(src: Path, dest: Path, keep=(".venv",)):
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
+
+
+def solved(release_path, lesson):
+    """The release notebook with every solution cell filled in the way a learner who got everything right would:
+    the reference's code and the lesson's answers (the demo cohort's "ada")."""
+    from autograder.course.paths import NOTEBOOKS
+    from autograder.pipeline import demo
+
+    release = json.loads(release_path.read_text(encoding="utf-8"))
+    source = json.loads(lesson.notebook_path(NOTEBOOKS).read_text(encoding="utf-8"))
+    learner = demo.Learner("solver", "fills every solution cell with the reference code and the lesson's answers")
+    return demo.dumps(demo.filled(release, source, learner))
 
 
 def free_port():
@@ -159,20 +177,41 @@ class Lab:
         return f"{self.url}/lab/tree/{path}?reset&token={self.token}"
 
 
-def _wait_until_up(lab, process):
-    deadline = time.monotonic() + LAB_START_S
-    status = f"{lab.url}/api/status?token={lab.token}"
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"`make lab` exited {process.returncode} before answering:\n{tail(lab.log.read_text())}")
+@contextlib.contextmanager
+def serve(command, cwd, env, url, token, log):
+    """Start a Jupyter server with ``command`` (a make target) in its own process group; stop it afterwards.
+
+    Yields once ``url`` answers with ``token``. Stopping asks the server to shut down, as
+    JupyterLab's File → Shut Down does (kernels first), then signals what is left.
+    """
+    with open(log, "w", encoding="utf-8") as out:
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL, start_new_session=True)
+    what = " ".join(command)
+    try:
+        deadline = time.monotonic() + LAB_START_S
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"`{what}` exited {process.returncode} before answering:\n{tail(log.read_text())}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"`{what}` did not answer on {url} within {LAB_START_S} s:\n{tail(log.read_text())}")
+            try:
+                with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=5) as answer:
+                    if answer.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            time.sleep(0.5)  # polling a server that is starting: there is no page to wait on yet
+        yield process
+    finally:
         try:
-            with urllib.request.urlopen(status, timeout=5) as answer:
-                if answer.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            shutdown = urllib.request.Request(f"{url}/api/shutdown", method="POST",
+                                              headers={"Authorization": f"token {token}"})
+            urllib.request.urlopen(shutdown, timeout=10).close()
+            process.wait(30)
+        except (OSError, subprocess.TimeoutExpired):
             pass
-        time.sleep(0.5)  # polling a server that is starting: nothing in a page to wait on yet
-    pytest.fail(f"JupyterLab did not answer on {lab.url} within {LAB_START_S} s:\n{tail(lab.log.read_text())}")
+        stop(process)
 
 
 @pytest.fixture(scope="session")
@@ -191,16 +230,28 @@ def lab(learner, tmp_path_factory):
     news.parent.mkdir(parents=True)
     news.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}), encoding="utf-8")
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(config), JUPYTER_RUNTIME_DIR=str(config / "runtime"))
-    log = WORK / "lab.log"
-    found = Lab(f"http://127.0.0.1:{port}", token, learner / "notebooks", log)
-    with open(log, "w", encoding="utf-8") as out:
-        process = subprocess.Popen(["make", "lab"], cwd=learner, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                   stdin=subprocess.DEVNULL, start_new_session=True)
-    try:
-        _wait_until_up(found, process)
+    found = Lab(f"http://127.0.0.1:{port}", token, learner / "notebooks", WORK / "lab.log")
+    with serve(["make", "lab"], learner, env, found.url, token, found.log):
         yield found
-    finally:
-        stop(process)
+
+
+@pytest.fixture(scope="session")
+def graded(bundle, tmp_path_factory):
+    """`make grade` on one hand-in: lesson 1 solved, with a script and an onerror handler planted in a markdown cell."""
+    from autograder.course.lessons import LESSONS
+    from autograder.pipeline import demo
+
+    lesson = LESSONS[0]
+    tmp = tmp_path_factory.mktemp("graded")
+    nb = json.loads(solved(bundle / "notebooks" / lesson.assignment / lesson.notebook, lesson))
+    nb["cells"].insert(1, {"cell_type": "markdown", "id": "planted-markup", "metadata": {}, "source": PLANTED})
+    handed_in = tmp / "submitted" / "mallory" / lesson.assignment / lesson.notebook
+    handed_in.parent.mkdir(parents=True)
+    handed_in.write_text(demo.dumps(nb), encoding="utf-8")
+    out = tmp / "out"
+    done = run(["make", "grade", f"OUT={out}", f"SUBMISSIONS={tmp / 'submitted'}"], ROOT, INSTALL_S)
+    assert done.returncode == 0, f"`make grade` failed:\n{tail(done.stdout)}"
+    return out
 
 
 @pytest.fixture(scope="session")

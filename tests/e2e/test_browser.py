@@ -6,35 +6,36 @@ For each lesson, as a learner: open the release notebook in the JupyterLab that 
 bundle's `make lab` starts, run every code cell, and see every visible test cell fail on
 the stubs; press Validate and see it list them. Then, with every solution cell filled in
 (the reference code and the lesson's answers), restart the kernel and run all cells, see
-none fail, and press Validate again for nbgrader's "Success!". Last, a feedback page made
-by `make grade` from a notebook with a script planted in a markdown cell is opened, and
-the script must not have run. Screenshots of every step are in dist/e2e/screenshots/.
+none fail, and press Validate again for nbgrader's "Success!"; the bundle's `make check
+IMPL=notebooks` then passes on what JupyterLab saved. Last, as an instructor: `make grade`
+grades a notebook with a script planted in a markdown cell, whose feedback page must not
+run it, and `make formgrader` shows that hand-in in nbgrader's formgrader. Screenshots of
+every step are in dist/e2e/screenshots/.
 """
 
 import json
+import os
 import re
+import secrets
+import time
+import urllib.request
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from autograder.course.lessons import LESSONS
-from autograder.course.paths import NOTEBOOKS
-from autograder.pipeline import demo
 from tests.conftest import ROOT
-from tests.e2e.conftest import INSTALL_S, SHOTS, STEP_MS, run, tail
+from tests.e2e.conftest import INSTALL_S, SHOTS, STEP_MS, WORK, free_port, run, serve, solved, tail
 
 pytestmark = pytest.mark.e2e
 
 RUN_ALL_MS = 180_000  # the longest a whole notebook may take to run
 VALIDATE_MS = 180_000  # the longest nbgrader's validation may take
 MENU_MS = 15_000  # the longest an open menu may take to show its items
+STARTED_MS = 10_000  # the longest a run may take to show [*] before it counts as dropped
+RUN_TRIES = 5
 ERROR = '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
-SOLVER = demo.Learner("solver", "fills every solution cell with the reference code and the lesson's answers")
-PLANTED = (
-    '<script>window.__pwned = "script"; document.title = "pwned";</script>\n\n'
-    '<img src="no-such-image.png" onerror="window.__pwned = \'img onerror\'; document.title = \'pwned\'">\n'
-)
 
 
 # ---------------------------------------------------------------- notebooks and cells
@@ -53,13 +54,6 @@ def errors_of(cell):
     return [f"{o.get('ename')}: {o.get('evalue')}" for o in cell.get("outputs", []) if o.get("output_type") == "error"]
 
 
-def solved(release_path, lesson):
-    """The release notebook with every solution cell filled in the way a learner who got everything right would."""
-    release = json.loads(release_path.read_text(encoding="utf-8"))
-    source = json.loads(lesson.notebook_path(NOTEBOOKS).read_text(encoding="utf-8"))
-    return demo.dumps(demo.filled(release, source, SOLVER))
-
-
 # ---------------------------------------------------------------- JupyterLab, as a learner drives it
 
 
@@ -75,10 +69,20 @@ class Notebook:
         self.panel = f"#{tab.evaluate('tab => tab.dataset.id')}"
         self.cells = page.locator(f"{self.panel} .jp-Notebook .jp-Cell")
         self.cells.first.wait_for()
-        self.kernel_idle()
+        self.page.locator(f'{self.panel} .jp-Notebook-ExecutionIndicator[data-status="idle"]').wait_for()
+        self.wait_for_kernel(lab, path)
 
-    def kernel_idle(self, timeout=STEP_MS):
-        self.page.locator(f'{self.panel} .jp-Notebook-ExecutionIndicator[data-status="idle"]').wait_for(timeout=timeout)
+    def wait_for_kernel(self, lab, path):
+        """Wait until the server holds a session for this notebook whose kernel is up and idle."""
+        deadline = time.monotonic() + STEP_MS / 1000
+        while time.monotonic() < deadline:
+            with urllib.request.urlopen(f"{lab.url}/api/sessions?token={lab.token}", timeout=10) as answer:
+                sessions = json.load(answer)
+            if any(s.get("path", "").endswith(path) and (s.get("kernel") or {}).get("execution_state") == "idle"
+                   for s in sessions):
+                return
+            time.sleep(0.25)  # polling the server's REST API: no page element reports this
+        self.fail(f"no idle kernel for the notebook within {STEP_MS // 1000} s", "kernel")
 
     def shot(self, path):
         self.page.screenshot(path=path)
@@ -90,18 +94,33 @@ class Notebook:
         raise AssertionError(f"{self.name}: {message} (screenshot: {shot})")
 
     def run_each_cell(self, cells):
-        """Run the code cells one at a time (select, Ctrl+Enter), so a failing cell does not stop the ones after it."""
+        """Run the code cells one at a time (select it, then the toolbar's ▶), so a failing cell does not stop the rest.
+
+        The toolbar button acts on the active cell wherever the keyboard focus happens to be,
+        which a key press does not while JupyterLab is still settling after it opened.
+        """
+        run = self.page.locator(f'{self.panel} .jp-NotebookPanel-toolbar [data-jp-item-name="run"] [data-command]')
         for index, cell in enumerate(cells):
             if cell["cell_type"] != "code":
                 continue
             widget = self.cells.nth(index)
-            widget.locator(".jp-InputPrompt").click()
-            try:
-                expect(widget).to_have_class(re.compile(r"\bjp-mod-active\b"), timeout=STEP_MS)
-            except AssertionError:
-                self.fail(f"clicking cell {index} did not select it", "select-cell")
-            self.page.keyboard.press("Control+Enter")
             prompt = widget.locator(".jp-InputPrompt")
+            for _ in range(RUN_TRIES):
+                prompt.click()
+                try:
+                    expect(widget).to_have_class(re.compile(r"\bjp-mod-active\b"), timeout=STEP_MS)
+                except AssertionError:
+                    self.fail(f"clicking cell {index} did not select it", "select-cell")
+                run.click()
+                # A run shows [*] at once. While its kernel connection is still coming up, JupyterLab
+                # drops a run without a word and the prompt stays [ ]: then run the cell again.
+                try:
+                    prompt.filter(has_text=re.compile(r"^\s*\[(\*|\d+)\]:\s*$")).wait_for(timeout=STARTED_MS)
+                    break
+                except PlaywrightTimeout:
+                    continue
+            else:
+                self.fail(f"cell {index} never started running ({RUN_TRIES} tries)", "start-cell")
             try:
                 prompt.filter(has_text=re.compile(r"^\s*\[\d+\]:\s*$")).wait_for(timeout=RUN_ALL_MS)
             except PlaywrightTimeout:
@@ -233,30 +252,47 @@ def test_public_tests_pass_on_the_solved_notebooks(lab):
     assert checked.returncode == 0, f"`make check IMPL=notebooks` failed on the solved notebooks:\n{tail(checked.stdout)}"
 
 
-def test_feedback_page_runs_no_script_from_a_learner_notebook(browser, bundle, shots, tmp_path):
+def test_feedback_page_runs_no_script_from_a_learner_notebook(browser, graded, shots):
     """A script or an onerror handler in a learner's markdown cell stays inert in the feedback page `make grade` writes."""
     lesson = LESSONS[0]
-    nb = json.loads(solved(bundle / "notebooks" / lesson.assignment / lesson.notebook, lesson))
-    nb["cells"].insert(1, {"cell_type": "markdown", "id": "planted-markup", "metadata": {}, "source": PLANTED})
-    handed_in = tmp_path / "submitted" / "mallory" / lesson.assignment / lesson.notebook
-    handed_in.parent.mkdir(parents=True)
-    handed_in.write_text(demo.dumps(nb), encoding="utf-8")
-    out = tmp_path / "graded"
-    graded = run(["make", "grade", f"OUT={out}", f"SUBMISSIONS={handed_in.parents[2]}"], ROOT, 900)
-    assert graded.returncode == 0, f"`make grade` failed:\n{tail(graded.stdout)}"
-    feedback = out / "feedback" / "mallory" / lesson.assignment / lesson.notebook.replace(".ipynb", ".html")
-    assert feedback.is_file(), f"`make grade` wrote no {feedback}:\n{tail(graded.stdout)}"
-
+    feedback = graded / "feedback" / "mallory" / lesson.assignment / lesson.notebook.replace(".ipynb", ".html")
+    assert feedback.is_file(), f"`make grade` wrote no {feedback}"
     page = browser.new_page()
     page.goto(feedback.as_uri(), wait_until="load")
     page.wait_for_function("() => [...document.images].every(image => image.complete)")
-    page.screenshot(path=shots / "feedback-planted-markup.png", full_page=False)
+    page.screenshot(path=shots / "feedback-planted-markup.png")
     ran = page.evaluate("() => window.__pwned === undefined ? null : String(window.__pwned)")
     title = page.title()
     text = page.locator("body").inner_text()
     page.close()
     assert ran is None and "pwned" not in title, (
-        f"{feedback.relative_to(out)}: markup from the learner's markdown cell ran in the feedback page "
+        f"{feedback.name}: markup from the learner's markdown cell ran in the feedback page "
         f"(window.__pwned = {ran!r}, title {title!r}); feedback HTML must not carry a learner's scripts or event handlers"
     )
-    assert "Score:" in text, f"{feedback.relative_to(out)} does not look like a feedback page:\n{text[:1000]}"
+    assert "Score:" in text, f"{feedback.name} does not look like a feedback page:\n{text[:1000]}"
+
+
+def test_formgrader_opens_the_graded_cohort(browser, graded, shots):
+    """`make formgrader OUT=...` serves nbgrader's formgrader on that folder's gradebook: the hand-in is listed."""
+    port, token = free_port(), secrets.token_hex(16)
+    url = f"http://127.0.0.1:{port}"
+    env = dict(os.environ, JUPYTER_TOKEN=token)
+    log = WORK / "formgrader.log"
+    with serve(["make", "formgrader", f"OUT={graded}", f"PORT={port}"], ROOT, env, url, token, log):
+        printed = log.read_text(encoding="utf-8")
+        assert f"formgrader: {url}/formgrader?token={token}" in printed, f"no address printed:\n{tail(printed)}"
+        page = browser.new_page()
+        page.goto(f"{url}/formgrader?token={token}")  # the printed address: it also leaves the login cookie
+        page.get_by_text(LESSONS[0].assignment, exact=True).first.wait_for()
+        page.screenshot(path=shots / "formgrader-assignments.png")
+        page.goto(f"{url}/formgrader/manage_students")
+        student = page.locator("tr", has_text="mallory")
+        try:
+            student.first.wait_for()
+        except PlaywrightTimeout:
+            page.screenshot(path=shots / "failed-formgrader.png")
+            raise AssertionError(f"the formgrader lists no learner mallory:\n{page.locator('body').inner_text()[:2000]}")
+        page.screenshot(path=shots / "formgrader-students.png")
+        row = student.first.inner_text()
+        page.close()
+    assert re.search(r"\d", row), f"mallory's row shows no score: {row!r}"
