@@ -1,0 +1,43 @@
+"""The learner bundle's `make lab`: JupyterLab starts as root too, with nbgrader's Validate button and no instructor tools.
+
+tests/e2e/ starts it for real in a browser (`make e2e`); these read what make would run.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.skipif(not shutil.which("make"), reason="make is not installed")
+
+LEARNER = ROOT / "learner"
+
+
+def dry_run(*args):
+    done = subprocess.run(["make", "-n", *args], cwd=LEARNER, text=True, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_make_lab_allows_root_exactly_when_run_as_root():
+    """Jupyter refuses root without --allow-root: the bundle's Makefile adds it for uid 0 and only then."""
+    lab = dry_run("lab").splitlines()[-1]
+    expected = "--allow-root notebooks" if os.geteuid() == 0 else "jupyter lab notebooks"
+    assert lab.startswith(".venv/bin/python -m jupyter lab") and lab.endswith(expected), lab
+
+
+def test_learner_environment_has_nbgrader_for_validate_and_switches_instructor_tools_off():
+    """requirements.txt pins the kit's nbgrader; setting up turns off its formgrader, lists and assignment creator."""
+    kit = re.search(r'"(nbgrader==[^"]+)"', (ROOT / "pyproject.toml").read_text(encoding="utf-8")).group(1)
+    assert kit in (LEARNER / "requirements.txt").read_text(encoding="utf-8").split()
+    setup = dry_run("lab")
+    for server in ("formgrader", "assignment_list", "course_list"):
+        assert f"nbgrader.server_extensions.{server}" in setup
+    for lab in ("formgrader", "assignment-list", "course-list", "create-assignment"):
+        assert f"@jupyter/nbgrader:{lab}" in setup
+    assert "validate" not in setup, "the Validate button must stay"
