@@ -4,6 +4,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 READY  := $(VENV)/.ready
 TASK   ?=
+# Notebooks graded at once by make grade and make collect (default: every core).
+JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 
 # Cached bytecode makes each pytest start (the suite starts several) about a second faster.
 unexport PYTHONDONTWRITEBYTECODE
@@ -11,6 +13,7 @@ unexport PYTHONDONTWRITEBYTECODE
 .PHONY: test test-fast check stubs notebooks bench mutants clean
 
 $(READY): pyproject.toml
+	@echo "setting up $(VENV): the kit and its dependencies (about a minute the first time)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet --editable .
@@ -48,16 +51,16 @@ release: $(READY)
 bench: $(READY)
 	$(BIN)/python -m autograder.tools.bench
 
-## make grade [SUBMISSIONS=DIR] [OUT=out]: grade the demo cohort (or DIR, laid out as nbgrader's submitted/) into OUT
+## make grade [SUBMISSIONS=DIR] [OUT=out] [JOBS=N]: grade the demo cohort (or DIR, laid out as nbgrader's submitted/) into OUT
 OUT ?= out
 .PHONY: grade collect
 grade: $(READY)
-	$(BIN)/python -m autograder.pipeline.batch --out $(OUT) $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS))
+	$(BIN)/python -m autograder.pipeline.batch --out $(OUT) --workers $(JOBS) $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS))
 
 ## make collect ZIP=download.zip [ASSIGNMENT=id] [OUT=out]: grade an LMS download, via nbgrader zip_collect
 collect: $(READY)
 	$(if $(ZIP),,$(error pass the LMS download: make collect ZIP=path/to/download.zip))
-	$(BIN)/python -m autograder.pipeline.batch --out $(OUT) --zip $(ZIP) $(if $(ASSIGNMENT),--assignment $(ASSIGNMENT))
+	$(BIN)/python -m autograder.pipeline.batch --out $(OUT) --workers $(JOBS) --zip $(ZIP) $(if $(ASSIGNMENT),--assignment $(ASSIGNMENT))
 
 ## make mutants: grade every mutant of the reference with the hidden checks (several minutes)
 mutants: $(READY)
