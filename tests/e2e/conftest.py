@@ -9,6 +9,7 @@ Everything they leave behind goes under dist/e2e/ (never committed):
                             and rebuilt by the bundle's own Makefile when requirements.txt changes
     dist/e2e/screenshots/   what the browser showed, one PNG per step, rewritten on every run
     dist/e2e/lab.log        what `make lab` printed
+    dist/e2e/formgrader.log what `make formgrader` printed
 """
 
 import contextlib
@@ -32,7 +33,7 @@ from tests.conftest import ROOT
 WORK = ROOT / "dist" / "e2e"
 SHOTS = WORK / "screenshots"
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-# The machine may have no outside network: every background service of Chromium stays off.
+# Chromium's background services stay off: the tests need no network beyond 127.0.0.1.
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -47,7 +48,7 @@ PLANTED = (
     '<img src="no-such-image.png" onerror="window.__pwned = \'img onerror\'; document.title = \'pwned\'">\n'
 )
 STEP_MS = 60_000  # the longest a click, a page load or a selector may take
-LAB_START_S = 180  # the longest JupyterLab may take to answer after `make lab`
+SERVER_START_S = 180  # the longest a Jupyter server may take to answer after `make lab` or `make formgrader`
 INSTALL_S = 900  # the longest the bundle's first `make` may take (it creates .venv/)
 
 
@@ -189,12 +190,12 @@ def serve(command, cwd, env, url, token, log):
                                    stdin=subprocess.DEVNULL, start_new_session=True)
     what = " ".join(command)
     try:
-        deadline = time.monotonic() + LAB_START_S
+        deadline = time.monotonic() + SERVER_START_S
         while True:
             if process.poll() is not None:
                 pytest.fail(f"`{what}` exited {process.returncode} before answering:\n{tail(log.read_text())}")
             if time.monotonic() > deadline:
-                pytest.fail(f"`{what}` did not answer on {url} within {LAB_START_S} s:\n{tail(log.read_text())}")
+                pytest.fail(f"`{what}` did not answer on {url} within {SERVER_START_S} s:\n{tail(log.read_text())}")
             try:
                 with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=5) as answer:
                     if answer.status == 200:
