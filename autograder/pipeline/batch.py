@@ -331,6 +331,7 @@ def run(out="out", submissions=None, zip_file=None, assignment=None, workers=WOR
     if unfinished:
         stream.write(f"no feedback for {', '.join(unfinished)}; see {course.logs / 'generate_feedback.log'}\n")
     cohort = gather(course, keys, notes)
+    cohort.regraded = sorted(tried)
     write_outputs(course, cohort)
     return cohort
 
@@ -356,8 +357,9 @@ def main(argv=None):
     for line in cohort.notes + missing_report(cohort):
         print(line)
     out = Path(args.out)
-    print(f"\ngraded in {time.monotonic() - started:.1f} s; gradebook, grades.csv, checks.csv, feedback/, results/ "
-          f"and cohort_report.html are in {out}/")
+    done = (f"graded {len(cohort.regraded)} hand-in(s) in {time.monotonic() - started:.1f} s" if cohort.regraded
+            else "nothing changed since the last run, nothing was graded again")
+    print(f"\n{done}; gradebook, grades.csv, checks.csv, feedback/, results/ and cohort_report.html are in {out}/")
     return 0
 
 

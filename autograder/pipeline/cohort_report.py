@@ -40,6 +40,7 @@ class Cohort:
     answers: list  # answer grade ids, in lesson order
     learners: dict = field(default_factory=dict)  # student id -> {assignment: Entry}
     notes: list = field(default_factory=list)  # inputs that were skipped, and why
+    regraded: list = field(default_factory=list)  # "student/assignment" hand-ins graded in this run
 
     @property
     def max_total(self):
