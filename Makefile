@@ -57,7 +57,7 @@ OUT ?= out
 grade: $(READY)
 	$(BIN)/python -m autograder.pipeline.batch --out $(OUT) --workers $(JOBS) $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS))
 
-## make collect ZIP=download.zip [ASSIGNMENT=id] [OUT=out]: grade an LMS download, via nbgrader zip_collect
+## make collect ZIP=download.zip [ASSIGNMENT=id] [OUT=out]: grade an LMS download (a Canvas submissions zip), read by the kit
 collect: $(READY)
 	$(if $(ZIP),,$(error pass the LMS download: make collect ZIP=path/to/download.zip))
 	$(BIN)/python -m autograder.pipeline.batch --out $(OUT) --workers $(JOBS) --zip $(ZIP) $(if $(ASSIGNMENT),--assignment $(ASSIGNMENT))

@@ -17,7 +17,6 @@ unpacks to more than 2 GB) and in the builders below (folder names, downloads).
 """
 
 import csv
-import datetime
 import gzip
 import html
 import io
@@ -238,7 +237,7 @@ def test_every_learner_folder_gives_rows_and_named_problems(folder_run):
     for (student, assignment), words in expected.items():
         entry = cohort.entry(student, assignment)
         assert entry.score == 0 and entry.status == "unreadable", (student, assignment)
-        assert words in entry.problem and f"hand in the lesson notebook" in entry.problem, entry.problem
+        assert words in entry.problem and "hand in the lesson notebook" in entry.problem, entry.problem
         assert words in folder_run.checks[student]["problems"], student
         assert html.escape(entry.problem) in folder_run.report, student
         assert f"unreadable: {student}/{assignment}: {entry.problem}" in folder_run.said

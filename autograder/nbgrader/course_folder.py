@@ -18,7 +18,6 @@ only once state.json says that hand-in's step finished (autograder/pipeline/batc
 import hashlib
 import json
 import shutil
-import subprocess
 import sys
 import warnings
 from pathlib import Path
@@ -125,16 +124,6 @@ class Course:
     def start_log(self, log):
         self.logs.mkdir(parents=True, exist_ok=True)
         (self.logs / f"{log}.log").write_text("", encoding="utf-8")
-
-    def nbgrader(self, *args, log):
-        """Run an nbgrader command in OUT (for what the API does not offer); return its exit code."""
-        self.logs.mkdir(parents=True, exist_ok=True)
-        with open(self.logs / f"{log}.log", "w", encoding="utf-8") as handle:
-            handle.write("$ nbgrader " + " ".join(args) + "\n")
-            handle.flush()
-            process = env.command(*args, cwd=self.root, config_dir=self.cache / "jupyter_config",
-                                  stdout=handle, stderr=subprocess.STDOUT)
-            return process.wait()
 
     def log_tail(self, log, lines=15):
         text = (self.logs / f"{log}.log").read_text(encoding="utf-8", errors="replace").splitlines()
