@@ -16,6 +16,16 @@ STUB_SOURCE = stub_source(REFERENCE_SOURCE)
 __all__ = ["NOTEBOOKS", "REFERENCE", "REFERENCE_SOURCE", "ROOT", "STUB_SOURCE", "nbgrader", "finish"]
 
 
+def pytest_collection_modifyitems(config, items):
+    """Tests marked e2e (a browser, a real install) run only when the marker expression names them (make e2e)."""
+    if "e2e" in (config.option.markexpr or ""):
+        return
+    kept = [item for item in items if item.get_closest_marker("e2e") is None]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+        items[:] = kept
+
+
 def nbgrader(course, *args):
     """Start the venv's ``nbgrader ARGS`` in ``course`` as the kit runs it (tests/.. never configures it)."""
     return env.command(*args, cwd=course, config_dir=course.parent / "jupyter_config", text=True,

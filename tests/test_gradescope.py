@@ -161,7 +161,7 @@ def test_run_autograder_grades_the_zips_code_not_the_checkouts(root):
     assert done.stdout.strip().startswith(str(root / "source")), done.stdout + done.stderr
 
 
-@pytest.mark.slow
+@pytest.mark.e2e  # a real install, as Gradescope's image runs it: with the browser tests, under make e2e
 def test_setup_sh_installs_the_kit_and_run_autograder_grades_with_it(archive, tmp_path):
     """setup.sh makes root/venv and installs the unpacked kit; run_autograder then grades the reference fully."""
     root = unpack(archive, tmp_path / "autograder")
