@@ -46,7 +46,13 @@ c.GenerateFeedback.preprocessors = [
     "autograder.nbgrader.sanitize_markup.SanitizeMarkup",
 ]
 
-# Due dates, set in the gradebook by `make grade`; a later timestamp.txt is reported as late.
+# Late work: nbgrader's autograde step takes this share of a notebook's score for every started day
+# after the due date (autograder/nbgrader/late_penalty.py); grades.csv shows the penalty and the score
+# after it. Set percent_per_day = 0 for no penalty, or 100 for none of a late hand-in's points.
+c.AssignLatePenalties.plugin_class = "autograder.nbgrader.late_penalty.PercentPerDay"
+c.PercentPerDay.percent_per_day = 10
+
+# Due dates, set in the gradebook by `make grade`; a later timestamp.txt is late.
 c.Deadlines.due = {
     "lesson1_graphs": "2025-03-14 23:59:00 UTC",
     "lesson2_backward": "2025-03-28 23:59:00 UTC",

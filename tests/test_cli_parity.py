@@ -3,7 +3,8 @@
 The demo cohort, plus learners made from zoo entries, is graded once by the batch; then every
 learner's folder of hand-ins is graded again, independently, the way `python -m autograder grade`
 grades it. Each learner's score per lesson, their total, and every check's and answer cell's
-points must equal grades.csv and checks.csv.
+points must equal grades.csv and checks.csv. The one-submission grader knows no due dates, so it
+is compared with grades.csv's raw_score, the score before the course's late policy.
 """
 
 import csv
@@ -64,7 +65,7 @@ def test_scores_per_lesson_and_totals_equal_grades_csv(both):
     batch_scores = {}
     for row in grades:
         if row["timestamp"]:  # a row without a timestamp is a lesson the learner did not hand in
-            batch_scores.setdefault(row["student_id"], {})[row["assignment"]] = float(row["score"])
+            batch_scores.setdefault(row["student_id"], {})[row["assignment"]] = float(row["raw_score"])
     for student, (lessons, total, _tests) in cli.items():
         mine = {assignment: score for assignment, (score, _most) in lessons.items()}
         assert mine == pytest.approx(batch_scores.get(student, {}), abs=1e-6), student
@@ -86,12 +87,22 @@ def test_every_check_and_answer_cell_equals_checks_csv(both):
         assert set(tests) <= set(row), student
 
 
+def test_late_work_costs_the_course_policy(both):
+    """ken and zoo7 handed in 3 h late: grades.csv takes the policy's share (10% per started day) off their score."""
+    _cli, grades, _checks = both
+    late = [r for r in grades if r["student_id"] in ("ken", "zoo7") and float(r["late_submission_penalty"] or 0)]
+    assert len(late) == 2
+    for row in late:
+        assert float(row["late_submission_penalty"]) == pytest.approx(0.1 * float(row["raw_score"]))
+        assert float(row["score"]) == pytest.approx(0.9 * float(row["raw_score"]))
+
+
 def test_answers_of_the_wrong_shape_cost_only_their_cells(both):
     """CHOICE = ["C"] and an enormous ASSIGN_X: 0 for those two answer cells, full marks for everything else."""
     _cli, grades, checks = both
     row = checks["zoo8"]
     assert row["answer_multiple_choice"] == "0" and row["answer_assign_instead_of_add"] == "0"
-    scores = {r["assignment"]: float(r["score"]) - float(r["max_score"]) for r in grades if r["student_id"] == "zoo8"}
+    scores = {r["assignment"]: float(r["raw_score"]) - float(r["max_score"]) for r in grades if r["student_id"] == "zoo8"}
     assert scores == {"lesson1_graphs": -1.0, "lesson2_backward": -1.0}
 
 

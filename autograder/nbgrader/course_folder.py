@@ -206,7 +206,7 @@ class Course:
                     for lesson in LESSONS}
 
     def gradebook_scores(self):
-        """({assignment: max score}, {student: {assignment: (score, seconds late)}}) for every learner in the gradebook."""
+        """({assignment: max score}, {student: {assignment: (score after the late penalty, seconds late, penalty)}})."""
         from nbgrader.api import Gradebook, MissingEntry
 
         learners = {}
@@ -219,7 +219,8 @@ class Course:
                         submission = gradebook.find_submission(lesson.assignment, student)
                     except MissingEntry:
                         continue
-                    learners[student][lesson.assignment] = (submission.score, submission.total_seconds_late)
+                    penalty = submission.late_submission_penalty or 0.0
+                    learners[student][lesson.assignment] = (submission.score - penalty, submission.total_seconds_late, penalty)
         return most, learners
 
     def remove_gone(self):

@@ -238,7 +238,7 @@ def gather(course, keys, notes):
         for lesson in LESSONS:
             if lesson.assignment not in handed_in:
                 continue
-            score, late_seconds = handed_in[lesson.assignment]
+            score, late_seconds, penalty = handed_in[lesson.assignment]
             relative = f"{student}/{lesson.assignment}/{lesson.notebook}"
             problem = problems.get(relative, "")
             record = None
@@ -252,6 +252,7 @@ def gather(course, keys, notes):
                 status="unreadable" if problem else "graded",
                 score=score,
                 late_seconds=late_seconds,
+                penalty=penalty,
                 problem=problem,
                 checks=record["checks"],
                 answers=answers,
@@ -269,7 +270,7 @@ def write_outputs(course, cohort):
     write_if_changed(course.root / "cohort_report.html", cohort_report.html_page(cohort))
     for student, entries in cohort.learners.items():
         for assignment, entry in entries.items():
-            results = dict(entry.results, late_seconds=round(entry.late_seconds, 1))
+            results = dict(entry.results, late_seconds=round(entry.late_seconds, 1), late_penalty=entry.penalty)
             path = course.root / "results" / student / f"{assignment}.json"
             write_if_changed(path, json.dumps(results, indent=2, sort_keys=True) + "\n")
 
@@ -282,7 +283,8 @@ def missing_report(cohort):
             if entry.status == "missing":
                 lines.append(f"missing: {student} handed in nothing for {lesson.assignment}")
             elif entry.late_seconds > 0:
-                lines.append(f"late: {student} handed in {lesson.assignment} {entry.late_seconds / 3600:.1f} h after the due date")
+                cost = f"; the late policy took {entry.penalty:g} points" if entry.penalty else ""
+                lines.append(f"late: {student} handed in {lesson.assignment} {entry.late_seconds / 3600:.1f} h after the due date{cost}")
             if entry.status == "unreadable":
                 lines.append(f"unreadable: {student}/{lesson.assignment}: {entry.problem}")
     return lines

@@ -27,6 +27,7 @@ class Entry:
     status: str  # "graded", "unreadable" (0 with a message) or "missing"
     score: float = 0.0
     late_seconds: float = 0.0
+    penalty: float = 0.0  # points the late policy took (score is after it)
     problem: str = ""  # why an unreadable notebook got 0
     checks: list = field(default_factory=list)  # the record's per-check results
     answers: dict = field(default_factory=dict)  # answer grade id -> passed
@@ -67,7 +68,8 @@ def remarks(cohort, student):
         elif entry.status == "unreadable":
             said.append(f"{lesson.assignment} unreadable")
         if entry.late_seconds > 0:
-            said.append(f"{lesson.assignment} late by {entry.late_seconds / 3600:.1f} h")
+            cost = f", -{entry.penalty:g} points" if entry.penalty else ""
+            said.append(f"{lesson.assignment} late by {entry.late_seconds / 3600:.1f} h{cost}")
     return "; ".join(said)
 
 
