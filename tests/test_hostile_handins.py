@@ -350,7 +350,8 @@ def test_resubmissions_keep_the_latest_and_list_the_others(download_run):
     assert (f"grace/{LESSON1.assignment}: grace_1002_2002_{LESSON1.notebook} in the download: an earlier hand-in of "
             f"{LESSON1.notebook}; the latest, grace_1002_2002_{LESSON1.notebook[:-6]}-1.ipynb, is the one graded") in said
     barbara = cohort.entry("barbara", LESSON1.assignment)
-    assert barbara.score == most and barbara.late_seconds > 0
+    assert barbara.late_seconds > 0 and barbara.penalty == pytest.approx(0.1 * most)  # the course's late policy
+    assert barbara.score + barbara.penalty == most
     assert f"barbara/{LESSON1.assignment}/Copy of {LESSON1.notebook}: graded as {LESSON1.notebook}" in said
 
 
