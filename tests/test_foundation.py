@@ -4,6 +4,8 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from autograder.authoring import stubs as stubgen
 from tests.conftest import ROOT
 
@@ -81,6 +83,7 @@ def test_reference_passes_every_public_test(tmp_path):
     assert outcomes and not failed, f"these public tests fail on the reference: {failed}"
 
 
+@pytest.mark.slow
 def test_each_task_selects_its_own_tests():
     """`make check TASK=x` (pytest -m task_x) runs a non-empty, separate set of tests per task."""
     seen = set()

@@ -127,6 +127,7 @@ def root(archive, tmp_path):
     return unpacked
 
 
+@pytest.mark.slow
 def test_reference_module_gets_full_marks(root):
     """An upload of the reference as graph.py scores max_score, every test passed."""
     submit(root, {"graph.py": REFERENCE_SOURCE})
@@ -136,6 +137,7 @@ def test_reference_module_gets_full_marks(root):
     assert all(test["status"] == "passed" for test in results["tests"])
 
 
+@pytest.mark.slow
 def test_stub_module_gets_nothing(root):
     """An upload of the untouched stub, as exercises/graph.py, scores 0 with failed tests that say why."""
     submit(root, {"exercises/graph.py": STUB_SOURCE})
@@ -146,6 +148,7 @@ def test_stub_module_gets_nothing(root):
     assert failed and all(test["output"] for test in failed)
 
 
+@pytest.mark.slow
 def test_unreadable_upload_gets_zero_and_a_reason(root):
     """An upload with nothing to grade still leaves a results.json: worth 0, saying what to upload."""
     submit(root, {"notes.txt": "my answers are in my head\n"})
@@ -154,6 +157,7 @@ def test_unreadable_upload_gets_zero_and_a_reason(root):
     assert "could not be graded" in results["output"] and "graph.py" in results["output"]
 
 
+@pytest.mark.slow
 def test_run_autograder_grades_the_zips_code_not_the_checkouts(root):
     """With source/ as the working folder, `python -m autograder` imports the unpacked kit."""
     done = subprocess.run([str(root / "venv" / "bin" / "python"), "-c", "import autograder; print(autograder.__file__)"],

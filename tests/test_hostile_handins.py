@@ -455,6 +455,7 @@ def test_which_lesson_a_download_holds(tmp_path):
 # ---------------------------------------------------------------- markup, cell by cell
 
 
+@pytest.mark.slow
 def test_every_hostile_cell_renders_inert():
     """Each hostile cell, sanitized, renders (nbconvert's classic template, the base of feedback and formgrader) with no live markup."""
     payload = markup_payload()

@@ -106,6 +106,7 @@ def users_of(graph, name):
     assert reply["status"] == "invalid"
 
 
+@pytest.mark.slow
 def test_a_child_that_stops_reading_cannot_block_the_parent():
     """A forged answer, then no more reading: the next request, far larger than a pipe holds, times out instead of blocking."""
     source = FRAMES + '''
@@ -186,6 +187,7 @@ def inputs_of(graph, name):
 '''
 
 
+@pytest.mark.slow
 def test_the_budget_ends_every_call_left():
     """Once a submission's calls have used Limits.submission_seconds, every later call fails at once, out of time."""
     limits = Limits(call_seconds=5, submission_seconds=2.5)
@@ -198,6 +200,7 @@ def test_the_budget_ends_every_call_left():
     assert sandbox.restarts == 1, "no child is started once the budget is spent"
 
 
+@pytest.mark.slow
 def test_out_of_time_checks_fail_with_a_clear_message():
     """Checks left when the budget runs out fail, each saying it is out of time, and grading ends soon after the budget."""
     limits = Limits(call_seconds=5, submission_seconds=2.5)
@@ -211,6 +214,7 @@ def test_out_of_time_checks_fail_with_a_clear_message():
     assert result.seconds < 10
 
 
+@pytest.mark.slow
 def test_the_budget_covers_loading():
     """Loading the code again after a crash spends the same budget: a module that sleeps at import cannot reset it."""
     source = '''
@@ -229,6 +233,7 @@ def users_of(graph, name):
     assert sandbox.restarts == 2
 
 
+@pytest.mark.slow
 def test_a_hung_function_is_struck_within_the_budget():
     """A function that timed out once gets short limits afterwards; the budget still ends the submission."""
     source = "def backward(graph, values, output=None):\n    while True:\n        pass\n"
@@ -337,6 +342,7 @@ def test_there_is_a_described_case():
     assert described_cases(), "deep_graph's chain should be described, not sent"
 
 
+@pytest.mark.slow
 def test_a_described_case_builds_exactly_its_args():
     """The child builds, from the description, the very arguments the grader judges against (names, order, types)."""
     for case in described_cases():
