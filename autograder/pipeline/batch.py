@@ -259,8 +259,9 @@ def gather(course, keys, notes):
                 results=record["results"],
             )
     checks = [(c.id, c.function, c.points) for c in all_checks()]
+    rules = {c.id: c.rule for c in all_checks()}
     answer_ids = [g for l in LESSONS for g in cells[l.assignment] if g in answer_grades]
-    return cohort_report.Cohort(cohort_lessons, checks, answer_ids, learners, notes)
+    return cohort_report.Cohort(cohort_lessons, checks, answer_ids, learners, notes, rules=rules)
 
 
 def write_outputs(course, cohort):

@@ -11,6 +11,7 @@ import io
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 
 @dataclass
@@ -42,6 +43,7 @@ class Cohort:
     learners: dict = field(default_factory=dict)  # student id -> {assignment: Entry}
     notes: list = field(default_factory=list)  # inputs that were skipped, and why
     regraded: list = field(default_factory=list)  # "student/assignment" hand-ins graded in this run
+    rules: dict = field(default_factory=dict)  # check id -> the sentence of the instructions it enforces
 
     @property
     def max_total(self):
@@ -215,12 +217,13 @@ def html_page(cohort, title="Cohort report"):
     parts.append("<h2>Pass rate of every hidden check</h2>")
     parts.append("<p class='note'>Hardest first. A check is tried once by every handed-in notebook it grades; "
                  "an unreadable notebook counts as failing it.</p>")
-    parts.append("<table><tr><th>check</th><th>function</th><th>points</th><th>passed</th><th></th></tr>")
+    parts.append("<table><tr><th>check</th><th>function</th><th>what it enforces</th><th>points</th><th>passed</th>"
+                 "<th></th></tr>")
     for check_id, function, points, passed, tried in sorted(check_rates(cohort), key=lambda r: (r[3] / (r[4] or 1), r[0])):
         share = passed / tried if tried else 0.0
         low = " class='low'" if share < 0.5 else ""
-        parts.append(f"<tr{low}><td>{e(check_id)}</td><td>{e(function)}</td><td class='n'>{_g(points)}</td>"
-                     f"<td class='n'>{passed}/{tried}</td><td>{_bar(share)}</td></tr>")
+        parts.append(f"<tr{low}><td>{e(check_id)}</td><td>{e(function)}</td><td>{e(cohort.rules.get(check_id, ''))}</td>"
+                     f"<td class='n'>{_g(points)}</td><td class='n'>{passed}/{tried}</td><td>{_bar(share)}</td></tr>")
     parts.append("</table>")
 
     parts.append("<h2>Answer questions</h2><table><tr><th>grade cell</th><th>right</th><th></th></tr>")
@@ -256,13 +259,19 @@ def html_page(cohort, title="Cohort report"):
         parts += [f"<li class='note'>{e(note)}</li>" for note in unattributed]
         parts.append("</ul>")
 
-    parts.append("<h2>Every learner</h2><table><tr><th>learner</th>")
+    parts.append("<h2>Every learner</h2><p class='note'>Each score links to that hand-in's feedback page.</p>"
+                 "<table><tr><th>learner</th>")
     parts += [f"<th>{e(lesson.assignment)}</th>" for lesson in cohort.lessons] + ["<th>total</th></tr>"]
     for student in sorted(cohort.learners):
         cells = []
         for lesson in cohort.lessons:
             entry = cohort.entry(student, lesson.assignment)
-            cells.append("&ndash;" if entry.status == "missing" else f"{_g(entry.score)}/{_g(lesson.max_score)}")
+            if entry.status == "missing":
+                cells.append("&ndash;")
+                continue
+            page = "/".join(quote(part) for part in ("feedback", student, lesson.assignment,
+                                                     lesson.notebook.rsplit(".", 1)[0] + ".html"))
+            cells.append(f"<a href='{e(page)}'>{_g(entry.score)}/{_g(lesson.max_score)}</a>")
         parts.append(f"<tr><td>{e(student)}</td>" + "".join(f"<td class='n'>{c}</td>" for c in cells)
                      + f"<td class='n'>{_g(cohort.total(student))}/{_g(cohort.max_total)}</td></tr>")
     parts.append("</table></body></html>\n")
