@@ -63,12 +63,24 @@ def test_only_the_nbgrader_package_imports_nbgrader(graph):
     assert importers and all(m.startswith("autograder.nbgrader.") for m in importers), sorted(importers)
 
 
+# The one exception: the lessons' drawing helper draws with networkx and matplotlib. Both are in
+# the learner bundle's requirements; grading never imports the helper (the sandbox has neither
+# library), and no other module of exercises/ may lean on them.
+DRAWING = {"exercises.draw": {"networkx", "matplotlib"}}
+
+
 def test_the_learner_side_stands_alone(graph):
     """exercises/ (shipped to learners) imports no kit code and nothing beyond the standard library, pytest and Hypothesis."""
     allowed = set(sys.stdlib_module_names) | {"pytest", "hypothesis", "exercises"}
     for module in graph.find_descendants("exercises") | {"exercises"}:
         for imported in graph.find_modules_directly_imported_by(module):
-            assert imported.split(".")[0] in allowed, f"{module} imports {imported}"
+            assert imported.split(".")[0] in allowed | DRAWING.get(module, set()), f"{module} imports {imported}"
+
+
+def test_grading_does_not_import_the_drawing_helper(graph):
+    """The sandbox and the grader have no networkx or matplotlib: nothing in the kit imports exercises.draw."""
+    importers = graph.find_modules_that_directly_import("exercises.draw")
+    assert importers == set(), sorted(importers)
 
 
 def test_grading_does_not_import_learner_tests(graph):

@@ -21,11 +21,11 @@ from autograder import GRADING_LAYER, layers_from
 from autograder.course.lessons import function_of
 from autograder.course.paths import ROOT
 from autograder.files import write_atomic
-from autograder.grading import answers, feedback, report
+from autograder.grading import answers, feedback, picture, report
 from autograder.grading.submission import Submission, SubmissionError, from_notebook_json
 from exercises import notebook
 
-VERSION = 1  # bump when the record's layout changes
+VERSION = 2  # bump when the record's layout changes (2: a function cell's pictures)
 # Besides the grading layer and the layers below it: the public modules grading reads
 # notebooks and draws graphs with (not their tests), the reference, and the lesson sources,
 # which hold the table of grade cells. tests/test_layers.py proves nothing grading imports
@@ -82,6 +82,21 @@ def record_key(chunks, points, notes=()):
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
+MAX_PICTURES = 2  # pictures of failed checks' graphs under one grade cell
+
+
+def pictures(failed):
+    """SVG pictures of the graphs of the first failed checks that have one (backward, small graphs)."""
+    made = []
+    for result in failed:
+        svg = picture.of_failure(result.failure, result.check.id)
+        if svg:
+            made.append(svg)
+        if len(made) == MAX_PICTURES:
+            break
+    return made
+
+
 def _function_cell(results, most, problems):
     earned = sum(r.score for r in results)
     possible = sum(r.check.points for r in results)
@@ -95,7 +110,7 @@ def _function_cell(results, most, problems):
         lines += ["", "problems while running your notebook's code:"] + [f"  {p}" for p in problems]
     said = feedback.messages(results)
     errors = [{"name": r.check.id, "summary": r.failure.summary, "message": said[r.check.id]} for r in failed]
-    return {"score": score, "max": most, "summary": "\n".join(lines), "errors": errors}
+    return {"score": score, "max": most, "summary": "\n".join(lines), "errors": errors, "pictures": pictures(failed)}
 
 
 def _answer_cell(grade_id, message, most):

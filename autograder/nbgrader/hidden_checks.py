@@ -12,6 +12,10 @@ cell's outcome as the outputs nbgrader reads scores from (``utils.determine_grad
                     then one error output per failed check with its teaching message
     no marks        the stream and the error outputs (an error output scores 0)
 
+and last, after everything that decides the score, a display_data output (image/svg+xml)
+for each picture of a failed check's graph (autograder/grading/picture.py): nbgrader reads
+a score from error and execute_result outputs only, so a picture changes none.
+
 Grade cells are found by grade id, and the grade ids, points and which cells are
 tests come from the gradebook (the course's source notebooks), not from the
 submitted notebook's own metadata. ``restore_metadata`` (autograder/course/metadata.py) goes one step further for
@@ -68,6 +72,9 @@ def cell_outputs(outcome):
     for error in outcome["errors"]:
         lines = error["message"].splitlines()
         outputs.append(new_output("error", ename="HiddenCheckFailed", evalue=error["summary"], traceback=lines))
+    for svg in outcome.get("pictures", ()):
+        text = "a picture of the graph: the first node whose gradient is wrong is drawn in red"
+        outputs.append(new_output("display_data", data={"image/svg+xml": svg, "text/plain": text}))
     return outputs
 
 

@@ -13,9 +13,9 @@ feedback page. ``sanitize_notebook`` rewrites a notebook so that nothing in it c
   attributes and links are dropped. If even that renders something outside the
   policy (a ``javascript:`` link written in markdown syntax, a missing attachment),
   the cell shows its source as plain preformatted text;
-* code cell outputs keep plain text, LaTeX and PNG/JPEG images; HTML and markdown
-  outputs only when they pass the policy unchanged (else their plain text stands in);
-  JavaScript, SVG, widget views and anything else are removed, and so is every
+* code cell outputs keep plain text, LaTeX and PNG/JPEG images; HTML, markdown and
+  SVG outputs only when they pass the policy unchanged (else their plain text stands
+  in); JavaScript, widget views and anything else are removed, and so is every
   output's metadata (image sizes go into attributes unquoted);
 * raw cells are cleaned with bleach; markdown attachments keep PNG, JPEG and GIF
   images only; execution counts are numbers or nothing; the notebook's widget
@@ -25,9 +25,15 @@ Code cells' sources are never touched: they are what is graded, and nbconvert sh
 them highlighted and escaped.
 
 The policy: a fixed set of formatting tags (no script, style, iframe, object, form,
-svg, math ...), no event-handler or style attributes (table cells may say
+math ...), no event-handler or style attributes (table cells may say
 ``text-align``), and links and images to http, https, mailto, relative and ``#``
-addresses only (an image may also be an inline PNG, JPEG or GIF). HTML passes when
+addresses only (an image may also be an inline PNG, JPEG or GIF). Drawings may use a
+small part of SVG (``SVG_TAGS``: shapes, lines, paths and text, as the feedback's
+pictures of a failed check's graph do) with presentation attributes only: no
+href or xlink:href, no style, no event handler, no foreignObject, use, image,
+animate or script, and no attribute value holding parentheses, colons, quotes or
+semicolons (so no ``url(...)`` and no ``javascript:``); an SVG output is a single
+``<svg>`` element that passes this policy unchanged. HTML passes when
 bleach, which parses it as a browser does, finds nothing to change. bleach is slow on
 long HTML, so a markdown cell, raw cell or output longer than ``MAX_CHECKED_CHARS``
 (50,000 characters) is not parsed, nor anything once a notebook has had
@@ -55,6 +61,19 @@ TAGS = frozenset({
     "ol", "p", "pre", "q", "s", "small", "span", "strike", "strong", "sub", "summary", "sup", "table",
     "tbody", "td", "tfoot", "th", "thead", "tr", "u", "ul",
 })
+# Drawings: shapes, lines, paths and text. Nothing that loads, links, runs, styles or animates.
+SVG_TAGS = frozenset({"svg", "g", "rect", "circle", "ellipse", "line", "polyline", "path", "text", "tspan", "title"})
+TAGS = TAGS | SVG_TAGS
+SVG_ATTRIBUTES = frozenset({
+    "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "dx", "dy", "width", "height", "d", "points",
+    "viewBox", "fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "stroke-opacity", "stroke-dasharray",
+    "stroke-linecap", "stroke-linejoin", "opacity", "font-family", "font-size", "font-weight", "font-style",
+    "text-anchor", "dominant-baseline", "role", "aria-label",
+})
+SVG_NAMESPACE = "http://www.w3.org/2000/svg"
+SVG_VALUE = re.compile(r"[-\w\s.,#%]*")  # numbers, colour names and #rgb, font names: no ( : ; ' " & < >
+SVG_TRANSFORM = re.compile(r"(\s*(translate|scale|rotate)\([-\d.,\s]*\))+\s*")
+SVG_DOCUMENT = re.compile(r"\s*<svg[\s>].*</svg>\s*", re.DOTALL)
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 TAG_ATTRIBUTES = {
     "a": {"href"},
@@ -84,8 +103,21 @@ ATTACHMENT_TYPES = ("image/png", "image/jpeg", "image/gif")
 OUTPUT_TYPES = ("stream", "display_data", "execute_result", "error")
 
 
+def _svg_allowed(tag, name, value):
+    """The attributes an SVG element may carry: presentation only, with plain values."""
+    if name == "xmlns":
+        return tag == "svg" and value == SVG_NAMESPACE
+    if name == "transform":
+        return bool(SVG_TRANSFORM.fullmatch(value))
+    if name == "class":
+        return bool(SVG_VALUE.fullmatch(value))
+    return name in SVG_ATTRIBUTES and bool(SVG_VALUE.fullmatch(value))
+
+
 def _allowed(tag, name, value):
     """bleach's attribute filter: the attributes the policy lets through."""
+    if tag in SVG_TAGS and tag != "title":
+        return _svg_allowed(tag, name, value)
     if name in ("class", "title", "align"):
         return True
     if name == "id":
@@ -142,6 +174,11 @@ def is_safe_html(text, budget=None):
         return clean_html(text) == text
     except Exception:  # noqa: BLE001 - what cannot be parsed is not shown
         return False
+
+
+def is_safe_svg(text, budget=None):
+    """Whether an SVG output is one ``<svg>`` element that passes the policy as it is."""
+    return bool(SVG_DOCUMENT.fullmatch(text)) and is_safe_html(text, budget)
 
 
 def render_markdown(source, attachments=None):
@@ -214,6 +251,8 @@ def _safe_output(output, budget):
         if mimetype in KEPT_OUTPUT_DATA and text is not None:
             kept[mimetype] = text
         elif mimetype == "text/html" and text is not None and is_safe_html(text, budget):
+            kept[mimetype] = text
+        elif mimetype == "image/svg+xml" and text is not None and is_safe_svg(text, budget):
             kept[mimetype] = text
         elif mimetype == "text/markdown" and text is not None and _renders_safely(text, None, budget):
             kept[mimetype] = text
