@@ -30,6 +30,7 @@ from types import SimpleNamespace
 
 import nbformat
 import pytest
+from markupsafe import escape
 
 from autograder.course.lessons import LESSONS
 from autograder.course.paths import NOTEBOOKS
@@ -239,7 +240,7 @@ def test_every_learner_folder_gives_rows_and_named_problems(folder_run):
         assert entry.score == 0 and entry.status == "unreadable", (student, assignment)
         assert words in entry.problem and "hand in the lesson notebook" in entry.problem, entry.problem
         assert words in folder_run.checks[student]["problems"], student
-        assert html.escape(entry.problem) in folder_run.report, student
+        assert str(escape(entry.problem)) in folder_run.report, student  # as the report's template escapes it
         assert f"unreadable: {student}/{assignment}: {entry.problem}" in folder_run.said
     assert f"frank/{LESSON1.notebook}: not inside <student_id>/<assignment_id>/; skipped: move it to frank/{LESSON1.assignment}/" in folder_run.said
     assert folder_run.checks["ada"]["problems"] == ""

@@ -6,12 +6,16 @@ no clock, no machine names, so a regrade of the same cohort writes the same file
 """
 
 import csv
-import html
+import functools
 import io
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import quote
+
+import jinja2
+
+from autograder.pipeline import charts, item_analysis
 
 
 @dataclass
@@ -33,6 +37,7 @@ class Entry:
     checks: list = field(default_factory=list)  # the record's per-check results
     answers: dict = field(default_factory=dict)  # answer grade id -> passed
     results: dict = field(default_factory=dict)  # results.json in Gradescope's schema
+    seconds: float = 0.0  # how long grading this hand-in took; 0 when not known
 
 
 @dataclass
@@ -182,97 +187,79 @@ def _entries(cohort):
     return [e for student in sorted(cohort.learners) for e in cohort.learners[student].values() if e.status != "missing"]
 
 
-def _bar(share, width=200):
-    return f'<span class="bar" style="width:{round(share * width)}px"></span>'
+def feedback_link(student, lesson):
+    """The address of a hand-in's feedback page, relative to the report."""
+    page = lesson.notebook.rsplit(".", 1)[0] + ".html"
+    return "/".join(quote(part) for part in ("feedback", student, lesson.assignment, page))
 
 
-STYLE = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }
-h1 { font-size: 1.6em; } h2 { font-size: 1.2em; margin-top: 2em; }
-table { border-collapse: collapse; margin: 0.5em 0; }
-th, td { padding: 0.2em 0.7em; text-align: left; border-bottom: 1px solid #ddd; vertical-align: top; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; }
-.bar { display: inline-block; height: 0.8em; background: #4a7fb0; }
-.low .bar { background: #c0504d; }
-p.note, li.note { color: #555; }
-"""
+def _seconds(value):
+    return f"{value:.1f} s" if value < 60 else f"{int(value // 60)} min {value % 60:02.0f} s"
+
+
+def learner_rows(cohort):
+    """The "every learner" table: each lesson's score linked to its feedback page, the total, grading time."""
+    rows = []
+    for student in sorted(cohort.learners):
+        cells, seconds = [], 0.0
+        for lesson in cohort.lessons:
+            entry = cohort.entry(student, lesson.assignment)
+            seconds += entry.seconds
+            if entry.status == "missing":
+                cells.append(None)
+            else:
+                cells.append({"href": feedback_link(student, lesson), "score": f"{_g(entry.score)}/{_g(lesson.max_score)}"})
+        rows.append({"student": student, "cells": cells, "total": f"{_g(cohort.total(student))}/{_g(cohort.max_total)}",
+                     "seconds": _seconds(seconds) if seconds > 0 else ""})
+    return rows
+
+
+def page_data(cohort, title="Cohort report"):
+    """Everything the report template shows, as plain values (every string still raw: the template escapes)."""
+    totals = [cohort.total(s) for s in sorted(cohort.learners)]
+    summary = None
+    if totals:
+        summary = {"learners": len(totals), "max": _g(cohort.max_total), "mean": f"{statistics.mean(totals):.1f}",
+                   "median": _g(statistics.median(totals)), "lowest": _g(min(totals)), "highest": _g(max(totals))}
+    hardest = sorted(check_rates(cohort), key=lambda r: (r[3] / (r[4] or 1), r[0]))
+    items = item_analysis.analyse(cohort)
+    flagged = {flag: [row for row in items if row["flag"] == flag] for flag in ("all_pass", "all_fail", "low", "negative")}
+    learners = learner_rows(cohort)
+    return {
+        "title": title,
+        "summary": summary,
+        "histogram": charts.histogram(distribution(cohort)),
+        "pass_rates": charts.pass_rates([(c, passed, tried, cohort.rules.get(c, "")) for c, _f, _p, passed, tried in hardest]),
+        "items": items,
+        "flagged": flagged,
+        "min_learners": item_analysis.MIN_LEARNERS,
+        "low_index": item_analysis.LOW_INDEX,
+        "index_sentence": item_analysis.INDEX_SENTENCE,
+        "misconceptions": misconceptions(cohort),
+        "flagged_learners": [{"student": s, "remarks": remarks(cohort, s), "problems": problems_of(cohort, s)}
+                             for s in sorted(cohort.learners) if remarks(cohort, s) or problems_of(cohort, s)],
+        "unattributed": [n for n in cohort.notes if not any(n.startswith(f"{s}/") for s in cohort.learners)],
+        "lessons": [lesson.assignment for lesson in cohort.lessons],
+        "learners": learners,
+        "timed": any(row["seconds"] for row in learners),
+    }
+
+
+@functools.lru_cache(maxsize=1)
+def environment():
+    """The Jinja2 environment of the kit's own pages: this package's templates/, every value escaped."""
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("autograder.pipeline", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["g"] = _g
+    return env
 
 
 def html_page(cohort, title="Cohort report"):
-    e = html.escape
-    totals = [cohort.total(s) for s in sorted(cohort.learners)]
-    parts = [f"<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>{e(title)}</title>",
-             f"<style>{STYLE}</style></head><body>", f"<h1>{e(title)}</h1>"]
-    if totals:
-        parts.append(
-            f"<p>{len(totals)} learners; total out of {_g(cohort.max_total)}: mean {statistics.mean(totals):.1f}, "
-            f"median {_g(statistics.median(totals))}, lowest {_g(min(totals))}, highest {_g(max(totals))}.</p>"
-        )
-    parts.append("<h2>Score distribution</h2><table><tr><th>share of the maximum</th><th>learners</th><th></th></tr>")
-    most = max([n for _l, _h, n in distribution(cohort)] + [1])
-    for low, high, count in distribution(cohort):
-        parts.append(f"<tr><td>{low}&ndash;{high}%</td><td class='n'>{count}</td><td>{_bar(count / most)}</td></tr>")
-    parts.append("</table>")
-
-    parts.append("<h2>Pass rate of every hidden check</h2>")
-    parts.append("<p class='note'>Hardest first. A check is tried once by every handed-in notebook it grades; "
-                 "an unreadable notebook counts as failing it.</p>")
-    parts.append("<table><tr><th>check</th><th>function</th><th>what it enforces</th><th>points</th><th>passed</th>"
-                 "<th></th></tr>")
-    for check_id, function, points, passed, tried in sorted(check_rates(cohort), key=lambda r: (r[3] / (r[4] or 1), r[0])):
-        share = passed / tried if tried else 0.0
-        low = " class='low'" if share < 0.5 else ""
-        parts.append(f"<tr{low}><td>{e(check_id)}</td><td>{e(function)}</td><td>{e(cohort.rules.get(check_id, ''))}</td>"
-                     f"<td class='n'>{_g(points)}</td><td class='n'>{passed}/{tried}</td><td>{_bar(share)}</td></tr>")
-    parts.append("</table>")
-
-    parts.append("<h2>Answer questions</h2><table><tr><th>grade cell</th><th>right</th><th></th></tr>")
-    for grade_id, right, tried in answer_rates(cohort):
-        share = right / tried if tried else 0.0
-        parts.append(f"<tr><td>{e(grade_id)}</td><td class='n'>{right}/{tried}</td><td>{_bar(share)}</td></tr>")
-    parts.append("</table>")
-
-    parts.append("<h2>Most common misconceptions</h2>")
-    found = misconceptions(cohort)
-    if found:
-        parts.append("<table><tr><th>learners</th><th>function</th><th>misconception</th><th>who</th></tr>")
-        for text, function, who in found:
-            parts.append(f"<tr><td class='n'>{len(who)}</td><td>{e(function)}</td><td>{e(text)}</td>"
-                         f"<td>{e(', '.join(who))}</td></tr>")
-        parts.append("</table>")
-    else:
-        parts.append("<p>No failed check matched a known misconception.</p>")
-
-    parts.append("<h2>Hand-ins that need a look</h2>")
-    flagged = [s for s in sorted(cohort.learners) if remarks(cohort, s) or problems_of(cohort, s)]
-    if flagged:
-        parts.append("<table><tr><th>learner</th><th>what</th><th>details</th></tr>")
-        for student in flagged:
-            details = "<br>".join(e(text) for text in problems_of(cohort, student))
-            parts.append(f"<tr><td>{e(student)}</td><td>{e(remarks(cohort, student))}</td><td>{details}</td></tr>")
-        parts.append("</table>")
-    else:
-        parts.append("<p>Every learner handed in every lesson on time.</p>")
-    unattributed = [n for n in cohort.notes if not any(n.startswith(f"{s}/") for s in cohort.learners)]
-    if unattributed:
-        parts.append("<p class='note'>Not given to any learner:</p><ul>")
-        parts += [f"<li class='note'>{e(note)}</li>" for note in unattributed]
-        parts.append("</ul>")
-
-    parts.append("<h2>Every learner</h2><p class='note'>Each score links to that hand-in's feedback page.</p>"
-                 "<table><tr><th>learner</th>")
-    parts += [f"<th>{e(lesson.assignment)}</th>" for lesson in cohort.lessons] + ["<th>total</th></tr>"]
-    for student in sorted(cohort.learners):
-        cells = []
-        for lesson in cohort.lessons:
-            entry = cohort.entry(student, lesson.assignment)
-            if entry.status == "missing":
-                cells.append("&ndash;")
-                continue
-            page = "/".join(quote(part) for part in ("feedback", student, lesson.assignment,
-                                                     lesson.notebook.rsplit(".", 1)[0] + ".html"))
-            cells.append(f"<a href='{e(page)}'>{_g(entry.score)}/{_g(lesson.max_score)}</a>")
-        parts.append(f"<tr><td>{e(student)}</td>" + "".join(f"<td class='n'>{c}</td>" for c in cells)
-                     + f"<td class='n'>{_g(cohort.total(student))}/{_g(cohort.max_total)}</td></tr>")
-    parts.append("</table></body></html>\n")
-    return "\n".join(parts)
+    """The cohort report page (templates/cohort_report.html.j2)."""
+    return environment().get_template("cohort_report.html.j2").render(page_data(cohort, title))

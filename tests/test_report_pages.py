@@ -1,0 +1,129 @@
+"""The kit's HTML pages: the cohort report (a Jinja2 template) and the feedback page's template.
+
+The report is rendered from a small cohort made here, as plain data; the feedback page
+from a small notebook, by nbconvert's HTMLExporter configured as the course config
+(notebooks/nbgrader_config.py) configures nbgrader's generate_feedback.
+"""
+
+import html
+import re
+from html.parser import HTMLParser
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+from autograder.pipeline import cohort_report, item_analysis
+from autograder.pipeline.cohort_report import Cohort, Entry, Lesson
+from tests.conftest import ROOT
+
+NOISY = {1, 2, 7, 9}  # passes noise/one: as many weak learners as strong ones, whatever their totals
+HOSTILE_ID = "eve<script>alert(1)</script>"
+HOSTILE_NOTE = "<img src=x onerror=alert(2)> & \"quoted\""
+CHECKS = [("easy/one", "evaluate", 5), ("hard/one", "evaluate", 5), ("split/one", "backward", 10), ("noise/one", "backward", 4)]
+RULES = {"easy/one": "evaluate returns every value.", "hard/one": "evaluate raises ValueError naming the node.",
+         "split/one": "backward adds one contribution per edge.", "noise/one": "backward sweeps in reverse order."}
+
+
+def check(check_id, passed, misconception=""):
+    function = next(f for c, f, _p in CHECKS if c == check_id)
+    points = next(p for c, _f, p in CHECKS if c == check_id)
+    return {"id": check_id, "function": function, "points": points, "score": points if passed else 0,
+            "passed": passed, "misconception": "" if passed else misconception}
+
+
+def cohort(learners=12):
+    """A seeded cohort: easy/one always passes, hard/one always fails, split/one follows the total, noise/one alternates."""
+    lessons = [Lesson("lesson1", "first.ipynb", 10), Lesson("lesson2", "second.ipynb", 14)]
+    found = {}
+    for i in range(learners):
+        student = f"s{i:02d}" if i else HOSTILE_ID
+        strong = i >= learners // 2
+        one = Entry("graded", score=5 + 5 * strong, checks=[check("easy/one", True), check("hard/one", False, "names <b>nothing</b>")],
+                    answers={"answer_q1": True, "answer_q2": False}, seconds=1.5 if i % 3 else 0.0)
+        two = Entry("graded", score=10 * strong + i % 3,
+                    checks=[check("split/one", strong, "assigns at fan-out"), check("noise/one", i in NOISY)])
+        found[student] = {"lesson1": one, "lesson2": two}
+    found[HOSTILE_ID]["lesson2"] = Entry("unreadable", problem=HOSTILE_NOTE,
+                                         checks=[check("split/one", False), check("noise/one", False)])
+    return Cohort(lessons, CHECKS, ["answer_q1", "answer_q2"], found,
+                  notes=[f"{HOSTILE_ID}/lesson1/x.ipynb: skipped {HOSTILE_NOTE}"], rules=RULES)
+
+
+class Elements(HTMLParser):
+    """Every start tag of a page with its attributes, and whether a script element appears."""
+
+    def __init__(self, text):
+        super().__init__(convert_charrefs=True)
+        self.tags = []
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+@pytest.fixture(scope="module")
+def page():
+    return cohort_report.html_page(cohort())
+
+
+def test_report_has_both_plots_as_inline_svg(page):
+    tags = Elements(page).tags
+    plots = [attrs for tag, attrs in tags if tag == "svg"]
+    assert len(plots) == 2 and all("plot" in a["class"] for a in plots)
+    assert sum(1 for tag, _a in tags if tag == "rect") >= 10 + 2 * len(CHECKS)  # histogram bars, check tracks and fills
+    for rule in RULES.values():
+        assert rule in page  # each check's bar carries the sentence it enforces
+    assert "<script" not in page.lower()
+
+
+def test_item_analysis_flags_all_pass_all_fail_and_noise(page):
+    rows = {row["id"]: row for row in item_analysis.analyse(cohort())}
+    assert rows["easy/one"]["flag"] == "all_pass" and rows["answer_q1"]["flag"] == "all_pass"
+    assert rows["hard/one"]["flag"] == "all_fail" and rows["answer_q2"]["flag"] == "all_fail"
+    assert rows["split/one"]["flag"] == "" and rows["split/one"]["index"] > 0.8
+    assert rows["noise/one"]["flag"] in ("low", "negative")
+    assert "every learner passes it" in page and "every learner fails it" in page
+    assert item_analysis.INDEX_SENTENCE in page.replace("&#39;", "'")
+
+
+def test_a_small_cohort_gets_a_note_instead_of_an_index():
+    rows = {row["id"]: row for row in item_analysis.analyse(cohort(learners=4))}
+    assert rows["split/one"]["index"] is None and "too few learners" in rows["split/one"]["says"]
+    assert "too few learners" in cohort_report.html_page(cohort(learners=4))
+
+
+def test_point_biserial_matches_the_formula():
+    assert item_analysis.point_biserial([1, 1, 0, 0], [10, 10, 0, 0]) == pytest.approx(1.0)
+    assert item_analysis.point_biserial([0, 0, 1, 1], [10, 10, 0, 0]) == pytest.approx(-1.0)
+    assert item_analysis.point_biserial([1, 1, 1], [1, 2, 3]) is None
+    assert item_analysis.point_biserial([1, 0], [5, 5]) is None
+
+
+def test_learner_text_is_escaped(page):
+    assert HOSTILE_ID not in page and "<img" not in page and "names <b>" not in page
+    assert html.escape(HOSTILE_ID, quote=False) in page
+    assert "onerror=alert(2)" in html.unescape(page)  # shown as text, never as markup
+    assert not [attrs for _tag, attrs in Elements(page).tags if any(name.startswith("on") for name in attrs)]
+
+
+def test_every_score_links_to_its_feedback_page(page):
+    links = [attrs["href"] for tag, attrs in Elements(page).tags if tag == "a"]
+    assert "feedback/s01/lesson1/first.html" in links and "feedback/s01/lesson2/second.html" in links
+    hostile = [link for link in links if link.startswith("feedback/eve")]
+    assert hostile and all("<" not in link and "%3C" in link for link in hostile)
+
+
+def test_grading_time_is_shown_when_known_and_left_out_when_not(page):
+    assert "grading time" in page and "1.5 s" in page  # s01: 1.5 s in lesson1, nothing known for lesson2
+    untimed = cohort()
+    for entries in untimed.learners.values():
+        for entry in entries.values():
+            entry.seconds = 0.0
+    assert "grading time" not in cohort_report.html_page(untimed)
+
+
+def test_report_is_the_same_for_the_same_cohort(page):
+    assert cohort_report.html_page(cohort()) == page
+    assert re.search(r"<h2[^>]*>Score distribution</h2>", page) and "Pass rate of every hidden check" in page
