@@ -47,9 +47,12 @@ clean:
 release: $(READY)
 	$(BIN)/python -m autograder.authoring.release
 
-## make bench: grading speed (sandbox round trip, child start, one submission, per family)
+## make bench [BENCH_LEARNERS=40] [BENCH_SCALE="100 300"]: grading speed: the hidden checks, backward per edge,
+## stock nbgrader against the kit per learner (1 and 2 workers), the batch's memory at each cohort size
+## (about 20 minutes; BENCH_SCALE="100 1000" for the README's memory figure, about half an hour more)
 bench: $(READY)
-	$(BIN)/python -m autograder.tools.bench
+	$(if $(BENCH_LEARNERS),BENCH_LEARNERS=$(BENCH_LEARNERS)) $(if $(BENCH_SCALE),BENCH_SCALE="$(BENCH_SCALE)") \
+		$(BIN)/python -m autograder.tools.bench
 
 ## make grade [SUBMISSIONS=DIR] [OUT=out] [JOBS=N]: grade the demo cohort (or DIR, laid out as nbgrader's submitted/) into OUT
 OUT ?= out

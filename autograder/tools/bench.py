@@ -1,26 +1,46 @@
 """Speed benchmarks (`make bench`): numbers to watch, never assertions in tests.
 
     python -m autograder.tools.bench
+    BENCH_LEARNERS=40 BENCH_SCALE="100 1000" python -m autograder.tools.bench
 
-Prints the sandbox's round-trip time for a small call, the time to start a child,
-the time to grade the first submission in a process (which also draws the property
-checks' examples and times the reference for linear_time), the time to grade one
-full submission with every hidden check, and the time of each check family on the
-reference. The machine's load average comes first: on a shared machine the wall-clock
-figures move with it, so the grader's own CPU time for one submission (which other
-work on the machine changes less) is printed too.
+One run prints, after the machine (cores, load average, memory):
+
+1. the hidden checks on their own: the sandbox's round trip for a small call, the time to
+   start a child, the first and a typical full submission, and each check family's time;
+2. the reference backward's time per edge at 10^4, 10^5 and 10^6 edges (chains and wide
+   graphs from autograder/sandbox/builders.py, best of three), which should stay flat;
+3. side by side, on the same BENCH_LEARNERS hand-ins (default 40 learners, two notebooks
+   each, made from the misconception zoo by autograder/tools/cohorts.py): stock nbgrader
+   (autograder/tools/stock.py: generate_assignment, autograde with tests run in a kernel,
+   generate_feedback, export) against the kit's cold batch (autograder.pipeline.batch.run)
+   with 1 and with 2 workers, in seconds per learner, and where each spends its time;
+4. the kit's batch at each cohort size of BENCH_SCALE (default "100 300"; "100 1000" for the
+   figure the README quotes, about half an hour more): wall seconds per learner and peak
+   memory. Those learners are byte-identical copies of one learner with the reference code:
+   nbgrader and the batch handle every one of them, the hidden checks grade the code once.
+
+Every batch runs in a fresh process (autograder/tools/scale.py) in a fresh folder, so no
+cache and no peak carries over. Targets are printed next to the figures, never asserted.
+On a shared machine the wall-clock figures move with its load, so the load is printed too.
 """
 
+import json
 import os
 import resource
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from autograder.grading import checks
 from autograder.grading.runner import Runner, grade
 from autograder.sandbox import isolation
 from autograder.sandbox.parent import Sandbox
 from autograder.grading.submission import Chunk, Submission
+from autograder.pipeline import demo
+from autograder.tools import cohorts, edges, stock
 from solutions import graph as reference
 
 SOURCE = open(reference.__file__, encoding="utf-8").read()
@@ -65,8 +85,72 @@ def _cpu_seconds():
     return own.ru_utime + own.ru_stime
 
 
-def main():
-    print(f"load average: {' '.join(f'{load:.2f}' for load in os.getloadavg())} on {os.cpu_count()} cores")
+
+
+# ---------------------------------------------------------------- targets (printed, never asserted)
+
+TARGET_STOCK_RATIO = 5.0  # kit at least this many times faster per learner than stock nbgrader
+TARGET_SPEEDUP = 1.7  # 2 workers over 1
+TARGET_MEMORY_GROWTH = 0.20  # peak memory at the largest cohort within this share of the smallest's
+TARGET_EDGE_FLATNESS = 0.30  # time per edge within this share across sizes
+
+
+def _met(ok):
+    return "met" if ok else "NOT met"
+
+
+def settings(environ=None):
+    """(learners side by side, cohort sizes for memory) from BENCH_LEARNERS and BENCH_SCALE."""
+    environ = os.environ if environ is None else environ
+    learners = int(environ.get("BENCH_LEARNERS", "40"))
+    scale = tuple(int(n) for n in environ.get("BENCH_SCALE", "100 300").replace(",", " ").split())
+    if learners < 1 or not scale or min(scale) < 1:
+        raise ValueError("BENCH_LEARNERS and every size in BENCH_SCALE must be at least 1")
+    return learners, scale
+
+
+def machine():
+    """One line about the machine: cores, load average, memory, Python."""
+    memory = ""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                memory = f", {int(line.split()[1]) / 2**20:.0f} GiB memory"
+    except OSError:
+        pass
+    model = ""
+    try:
+        model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                      if line.startswith("model name")), "")
+    except OSError:
+        pass
+    load = " ".join(f"{value:.2f}" for value in os.getloadavg())
+    return (f"machine: {os.cpu_count()} cores{f' ({model})' if model else ''}{memory}; load average {load}; "
+            f"Python {sys.version.split()[0]}")
+
+
+def progress(text):
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+def kit_batch(out, submissions, workers):
+    """One cold kit batch in a fresh process; its figures (autograder/tools/scale.py) as a dict."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "autograder.tools.scale", str(out), str(submissions), "--workers", str(workers)],
+        stdout=subprocess.PIPE, text=True, check=True,
+    )
+    return json.loads(completed.stdout.strip().splitlines()[-1])
+
+
+def per_learner(seconds, learners):
+    return seconds / learners if learners else float("nan")
+
+
+# ---------------------------------------------------------------- the sections
+
+
+def hidden_check_figures():
+    print("\n== the hidden checks on their own")
     print(f"sandbox: {isolation.probe()[0]}; CPU time counted {'by cgroup' if isolation.cgroup_base() else 'from /proc'}")
     print(f"child start (isolated, code loaded): {child_start_seconds() * 1000:.1f} ms")
     print(f"small call round trip (median of 500): {small_call_seconds() * 1e6:.0f} us")
@@ -81,6 +165,115 @@ def main():
           f"of which the grader's own CPU time {statistics.median(cpu):.2f} s")
     for family, seconds in sorted(family_seconds().items(), key=lambda item: -item[1]):
         print(f"  {family:<30} {seconds:.3f} s")
+
+
+def edge_figures():
+    """Print the reference backward's time per edge; return the worst flatness over the shapes."""
+    print("\n== reference backward, time per edge (in this process, best of 3)")
+    worst = 0.0
+    for shape in ("chain", "wide"):
+        per_edge = []
+        for size in edges.SIZES:
+            progress(f"backward on a {shape} of about {size:,} edges")
+            count, seconds = edges.seconds_per_edge(shape, size)
+            per_edge.append(seconds)
+            print(f"  {shape:<5} {count:>9,} edges: {seconds * 1e9:7.1f} ns per edge")
+        spread = edges.flatness(per_edge)
+        worst = max(worst, spread)
+        print(f"  {shape:<5} spread {spread:.0%} (target: within {TARGET_EDGE_FLATNESS:.0%}, {_met(spread <= TARGET_EDGE_FLATNESS)})")
+    return worst
+
+
+def steps_table(columns, learners):
+    """Rows of seconds per learner for each step; columns: {title: {step: seconds}}."""
+    steps = []
+    for figures in columns.values():
+        steps += [step for step in figures if step not in steps]
+    width = max(len(step) for step in steps) + 2
+    lines = [" " * width + "".join(f"{title:>16}" for title in columns)]
+    for step in steps:
+        cells = "".join(f"{per_learner(figures[step], learners):>14.3f} s" if step in figures else f"{'':>16}"
+                        for figures in columns.values())
+        lines.append(f"{step:<{width}}{cells}")
+    return lines
+
+
+def side_by_side(work, learners):
+    """Stock nbgrader against the kit with 1 and 2 workers on the same hand-ins; return the figures."""
+    print(f"\n== side by side: {learners} learners from the zoo, 2 notebooks each, the same hand-ins for all")
+    progress("building the stock course's release notebooks and the learners' hand-ins")
+    release = stock.release(stock.make_course(work / "release-course"))
+    handins = work / "handins"
+    cohorts.write(handins, release, cohorts.zoo_learners(learners))
+    progress(f"stock nbgrader on {learners} learners (a kernel per notebook)")
+    stock_steps = stock.grade(stock.make_course(work / "stock"), handins, stream=sys.stderr)
+    runs = {}
+    for workers in (1, 2):
+        progress(f"the kit's batch, cold, {workers} worker(s), on {learners} learners")
+        runs[workers] = kit_batch(work / f"kit-{workers}", handins, workers)
+    stock_seconds = sum(stock_steps.values())
+    print(f"{'':<26}{'s per learner':>14}{'total':>10}")
+    print(f"{'stock nbgrader':<26}{per_learner(stock_seconds, learners):>12.2f} s{stock_seconds:>8.1f} s")
+    for workers, run in runs.items():
+        label = f"kit, {workers} worker{'s' if workers > 1 else ''}"
+        print(f"{label:<26}{per_learner(run['seconds'], learners):>12.2f} s{run['seconds']:>8.1f} s")
+    print("where the time goes, seconds per learner:")
+    columns = {"stock": stock_steps, "kit x1": runs[1]["steps"], "kit x2": runs[2]["steps"]}
+    for line in steps_table(columns, learners):
+        print("  " + line)
+    return {"stock": stock_seconds, "kit1": runs[1]["seconds"], "kit2": runs[2]["seconds"], "learners": learners}
+
+
+def memory_figures(work, sizes, release):
+    """The kit's batch at each cohort size, copies of one reference learner; return {size: figures}."""
+    print(f"\n== the kit's batch at scale (2 workers): {', '.join(map(str, sizes))} learners")
+    print("   each learner a byte-identical copy of one learner with the reference code: nbgrader autogrades,")
+    print("   writes feedback for and exports every one of them; the hidden checks grade the code once (cached)")
+    figures = {}
+    for size in sizes:
+        handins = work / f"copies-{size}"
+        cohorts.write(handins, release, [demo.Learner("model", "the reference code and answers")])
+        cohorts.copy_learner(handins, "model", size)
+        progress(f"the kit's batch on {size} identical learners")
+        figures[size] = run = kit_batch(work / f"scale-{size}", handins, 2)
+        print(f"  {size:>5} learners: {per_learner(run['seconds'], size):.2f} s per learner ({run['seconds']:.0f} s), "
+              f"peak RSS of the batch process {run['batch_mib']:.0f} MiB, largest child {run['children_mib']:.0f} MiB")
+    return figures
+
+
+def summary(compared, figures, flatness):
+    print("\n== summary (targets are shown, not asserted)")
+    n = compared["learners"]
+    stock_each, kit1_each, kit2_each = (per_learner(compared[k], n) for k in ("stock", "kit1", "kit2"))
+    ratio, ratio1 = stock_each / kit2_each, stock_each / kit1_each
+    speedup = kit1_each / kit2_each
+    print(f"seconds per learner ({n} learners): stock {stock_each:.2f}, kit x1 {kit1_each:.2f}, kit x2 {kit2_each:.2f}")
+    print(f"stock / kit: {ratio:.1f}x with 2 workers, {ratio1:.1f}x with 1 "
+          f"(target: at least {TARGET_STOCK_RATIO:g}x, {_met(ratio >= TARGET_STOCK_RATIO)})")
+    print(f"2 workers over 1: {speedup:.2f}x (target: at least {TARGET_SPEEDUP:g}x, {_met(speedup >= TARGET_SPEEDUP)})")
+    if len(figures) > 1:
+        small, large = min(figures), max(figures)
+        growth = figures[large]["batch_mib"] / figures[small]["batch_mib"] - 1
+        print(f"peak RSS of the batch: {figures[small]['batch_mib']:.0f} MiB at {small} learners, "
+              f"{figures[large]['batch_mib']:.0f} MiB at {large} ({growth:+.0%}; target: within "
+              f"{TARGET_MEMORY_GROWTH:.0%}, {_met(abs(growth) <= TARGET_MEMORY_GROWTH)})")
+    print(f"time per edge: spread {flatness:.0%} (target: within {TARGET_EDGE_FLATNESS:.0%}, "
+          f"{_met(flatness <= TARGET_EDGE_FLATNESS)})")
+    print(machine())
+
+
+def main():
+    learners, sizes = settings()
+    print(machine())
+    started = time.perf_counter()
+    hidden_check_figures()
+    flatness = edge_figures()
+    with tempfile.TemporaryDirectory(prefix="graphkit-bench-") as folder:
+        work = Path(folder)
+        compared = side_by_side(work, learners)
+        figures = memory_figures(work, sizes, work / "release-course" / "release")
+    summary(compared, figures, flatness)
+    print(f"(the whole benchmark took {(time.perf_counter() - started) / 60:.1f} min)")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,91 @@
+"""One cold batch in a process of its own, reporting its wall time and peak memory (for `make bench`).
+
+    python -m autograder.tools.scale OUT SUBMISSIONS [--workers N]
+
+Runs autograder.pipeline.batch.run on SUBMISSIONS into OUT (which should not exist yet) and
+prints one JSON line: the wall seconds, the batch process's own peak resident set size
+(nbgrader's steps run in it, through nbgrader's Python API), and the largest peak of the
+processes it waited for (the pool's workers, which start the sandboxes), in MiB. A fresh
+process per batch keeps one measurement from inheriting another's peak.
+"""
+
+import argparse
+import contextlib
+import json
+import resource
+import sys
+import time
+
+from autograder.nbgrader.course_folder import Course
+from autograder.pipeline import batch, handins
+
+# The batch's steps, as batch.run calls them: (step, owner, attribute). Wrapped while a batch runs
+# so each one's wall time adds up under its step; "reports" is the cohort's data and every export.
+STEPS = (
+    ("course + generate_assignment", Course, "prepare"),
+    ("mirror hand-ins", handins, "mirror"),
+    ("hidden checks", batch, "pregrade"),
+    ("nbgrader autograde", batch, "autograde"),
+    ("nbgrader feedback", batch, "feedback"),
+    ("exports + reports", batch, "gather"),
+    ("exports + reports", batch, "write_outputs"),
+)
+
+
+def peak_mib(who):
+    """Peak resident set size of this process (RUSAGE_SELF) or its largest waited-for child, in MiB."""
+    return resource.getrusage(who).ru_maxrss / 1024  # Linux reports KiB
+
+
+@contextlib.contextmanager
+def timed_steps(steps=STEPS):
+    """While in the block, each step's calls add their wall seconds to the yielded {step: seconds}."""
+    seconds = {}
+    originals = [(owner, name, getattr(owner, name)) for _step, owner, name in steps]
+
+    def timed(step, function):
+        def call(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                seconds[step] = seconds.get(step, 0.0) + time.perf_counter() - started
+        return call
+
+    for (step, _owner, _name), (owner, name, function) in zip(steps, originals):
+        setattr(owner, name, timed(step, function))
+    try:
+        yield seconds
+    finally:
+        for owner, name, function in originals:
+            setattr(owner, name, function)
+
+
+def measure(out, submissions, workers, stream=None):
+    started = time.perf_counter()
+    with timed_steps() as steps:
+        cohort = batch.run(out=out, submissions=submissions, workers=workers, stream=stream)
+    total = time.perf_counter() - started
+    steps["other"] = max(0.0, total - sum(steps.values()))
+    return {
+        "seconds": total,
+        "steps": steps,
+        "handins": len(cohort.regraded),
+        "learners": len(cohort.learners),
+        "batch_mib": peak_mib(resource.RUSAGE_SELF),
+        "children_mib": peak_mib(resource.RUSAGE_CHILDREN),
+    }
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out")
+    parser.add_argument("submissions")
+    parser.add_argument("--workers", type=int, default=batch.WORKERS)
+    args = parser.parse_args(argv)
+    print(json.dumps(measure(args.out, args.submissions, args.workers)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+"""The benchmark's helpers (make bench): cohorts, settings, stock course layout, step timing. No timing is asserted."""
+
+import types
+
+import pytest
+
+from autograder.course.lessons import LESSONS
+from autograder.grading import zoo
+from autograder.sandbox import builders
+from autograder.tools import bench, cohorts, edges, scale, stock
+
+
+def test_spread_takes_every_item_once_before_repeating():
+    items = list(range(10))
+    assert cohorts.spread(items, 5) == [0, 2, 4, 6, 8]
+    assert cohorts.spread(items, 10) == items
+    assert cohorts.spread(items, 12) == items + [0, 1]
+    assert cohorts.spread([], 3) == []
+
+
+def test_zoo_learners_are_the_same_every_time_and_span_the_zoo():
+    first, again = cohorts.zoo_learners(40), cohorts.zoo_learners(40)
+    assert first == again
+    assert len({learner.student_id for learner in first}) == 40
+    codes = [learner.code[0] for learner in first]
+    names = [entry.name for entry in zoo.entries()]
+    assert len(set(codes)) == 40
+    assert any(code.startswith("correct_") for code in codes) and codes[0] == names[0]
+    assert [learner.student_id for learner in cohorts.zoo_learners(3)] == ["learner0", "learner1", "learner2"]
+
+
+def test_copy_learner_repeats_a_folder_byte_for_byte(tmp_path):
+    notebook = tmp_path / "model" / "lesson1_graphs" / "computation_graphs.ipynb"
+    notebook.parent.mkdir(parents=True)
+    notebook.write_bytes(b'{"cells": []}\n')
+    ids = cohorts.copy_learner(tmp_path, "model", 12)
+    assert ids == [f"copy{i:02d}" for i in range(12)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ids
+    assert {(tmp_path / i / "lesson1_graphs" / "computation_graphs.ipynb").read_bytes() for i in ids} == {b'{"cells": []}\n'}
+
+
+def test_settings_read_the_environment():
+    assert bench.settings({}) == (40, (100, 300))
+    assert bench.settings({"BENCH_LEARNERS": "5", "BENCH_SCALE": "100,1000"}) == (5, (100, 1000))
+    with pytest.raises(ValueError):
+        bench.settings({"BENCH_SCALE": "0"})
+
+
+@pytest.mark.parametrize("shape", ["chain", "wide"])
+def test_edge_descriptions_give_about_the_edges_asked_for(shape):
+    graph, _values = builders.build(edges.description(shape, 3000))
+    assert abs(edges.edge_count(graph) - 3000) <= 3000 * 0.01
+
+
+def test_seconds_per_edge_counts_the_edges_and_calls_backward():
+    calls = []
+    count, seconds = edges.seconds_per_edge("chain", 150, runs=2, backward=lambda g, v: calls.append(len(g)))
+    assert count == 150 and calls == [100, 100] and seconds >= 0
+    assert edges.flatness([1.0, 1.2, 1.1]) == pytest.approx(0.2)
+
+
+def test_a_stock_course_uses_nbgraders_own_preprocessors(tmp_path):
+    root = stock.make_course(tmp_path / "course")
+    config = (root / "nbgrader_config.py").read_text(encoding="utf-8")
+    assert "HiddenChecks" not in config and "autograde_preprocessors" not in config
+    for lesson in LESSONS:
+        copied = root / "source" / lesson.assignment / lesson.notebook
+        assert copied.read_bytes() == lesson.notebook_path().read_bytes()
+    assert stock.commands("autograde") == [["autograde", lesson.assignment, "--force"] for lesson in LESSONS]
+    assert stock.commands("export") == [["export"]]
+
+
+def test_timed_steps_add_up_each_steps_calls_and_put_the_originals_back():
+    owner = types.SimpleNamespace(first=lambda x: x + 1, second=lambda: "done")
+    originals = (owner.first, owner.second)
+    steps = (("one", owner, "first"), ("two", owner, "second"))
+    with scale.timed_steps(steps) as seconds:
+        assert owner.first(1) == 2 and owner.first(2) == 3 and owner.second() == "done"
+    assert set(seconds) == {"one", "two"} and all(value >= 0 for value in seconds.values())
+    assert (owner.first, owner.second) == originals
+
+
+def test_steps_table_lines_up_the_columns():
+    lines = bench.steps_table({"stock": {"autograde": 8.0}, "kit": {"autograde": 2.0, "feedback": 4.0}}, 4)
+    assert lines[1].split() == ["autograde", "2.000", "s", "0.500", "s"]
+    assert lines[2].split() == ["feedback", "1.000", "s"]
