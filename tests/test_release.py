@@ -40,6 +40,7 @@ EXPECTED_FILES = {
     "pytest.ini",
     "requirements.txt",
     "exercises/__init__.py",
+    "exercises/draw.py",
     "exercises/graph.py",
     "exercises/loader.py",
     "exercises/notebook.py",
@@ -414,7 +415,8 @@ def test_learner_pytest_config_and_requirements_match_the_kit():
     assert "testpaths = exercises/tests" in ini and "--strict-markers" in ini
     wanted = [line.strip() for line in (ROOT / "learner" / "requirements.txt").read_text().splitlines()]
     wanted = [line for line in wanted if line and not line.startswith("#")]
-    assert {re.split(r"[<>=]", w)[0] for w in wanted} == {"pytest", "hypothesis", "nbformat", "jupyterlab", "nbgrader"}
+    assert {re.split(r"[<>=]", w)[0] for w in wanted} == {"pytest", "hypothesis", "nbformat", "jupyterlab", "nbgrader",
+                                                                   "networkx", "matplotlib"}
     assert set(wanted) <= set(kit["project"]["dependencies"])
 
 

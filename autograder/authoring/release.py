@@ -8,7 +8,7 @@ The bundle is made of, and only of:
     notebooks/<assignment>/   the release notebooks, made by `nbgrader generate_assignment`
                               in a temporary copy of the course (notebooks/ is never written)
     exercises/graph.py        the stub, generated from the reference here and now
-    exercises/__init__.py, loader.py, pytest_impl.py, exercises/tests/   copied as they are
+    exercises/__init__.py, draw.py, loader.py, pytest_impl.py, exercises/tests/   copied as they are
     everything under learner/ README.md, Makefile, conftest.py, CI workflow, requirements ...
 
 The whole bundle is built in memory, then scanned: a solution or hidden-test
@@ -37,6 +37,7 @@ OUT = Path("dist") / "learner"  # relative to the root
 
 PUBLIC = (
     "exercises/__init__.py",
+    "exercises/draw.py",
     "exercises/loader.py",
     "exercises/notebook.py",
     "exercises/pytest_impl.py",

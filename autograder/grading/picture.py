@@ -40,7 +40,7 @@ def text(value, limit=MAX_LABEL):
 def number(value):
     """A number as short text; anything that is not an int or a float (a bool neither) is '?'."""
     if type(value) is int:
-        value = float(value) if abs(value) < 1e300 else math.copysign(math.inf, value)
+        value = float(value) if abs(value) < 1e300 else (math.inf if value > 0 else -math.inf)
     if type(value) is not float:
         return "?"
     if math.isnan(value):

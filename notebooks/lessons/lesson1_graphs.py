@@ -61,6 +61,20 @@
 # %% reference grade_id="ops_table" names=["math", "OPS"]
 
 # %% [markdown]
+# ### Drawing a graph
+#
+# `draw` (from `exercises/draw.py`, which comes with this course) turns such a list into a picture: the leaves in the left column, every node one column to the right of its furthest input, each box with its name, its op and, when you give them, its value. Run the cell to see the worked example with a = 2, b = 3 and c = 1.
+
+# %%
+from exercises.draw import draw
+
+worked_example = [("p", "mul", ["a", "b"]), ("z", "add", ["p", "c"])]
+draw(worked_example, values={"a": 2, "b": 3, "c": 1, "p": 6, "z": 7})
+
+# %% [markdown]
+# Call `draw(graph)` on any graph of your own to check that it has the shape you meant, and `draw(graph, evaluate(graph, leaves))` once your `evaluate` below works.
+
+# %% [markdown]
 # ## Your turn: questions on one small graph
 #
 # Every question in this part is about L = (a·b + a)², written as the graph

@@ -62,6 +62,14 @@
 # 3. **a = x · x.** The slope along each edge is the other factor, x = 2. So x receives 32 · 2 + 32 · 2 = **128**.
 #
 # **Check with algebra.** L = (x² + x²)² = 4x⁴, so dL/dx = 16x³, which is 16 · 8 = 128 at x = 2. The graph and the formula describe the same function, and the sweep agrees with the formula.
+#
+# The cell below draws the diamond with `draw` (from `exercises/draw.py`, as in Lesson 1): each box shows the value and the gradient the sweep above worked out, and "x2" marks an arrow that is read twice.
+
+# %%
+from exercises.draw import draw
+
+g_diamond = [("a", "mul", ["x", "x"]), ("t", "add", ["a", "a"]), ("L", "mul", ["t", "t"])]
+draw(g_diamond, values={"x": 2, "a": 4, "t": 8, "L": 64}, grads={"L": 1, "t": 16, "a": 32, "x": 128})
 
 # %% [markdown]
 # ## Fan-out means adding
@@ -177,7 +185,17 @@ print(f"16 * x0**3:         {16 * x0**3:.8f}")
 #
 # Sweep it by hand. The seed is dL/dL = 1. The square's local slope is 2z = 14, so z receives **14**: that number is the *upstream gradient* every earlier node is built on. The sum passes it on unchanged, so p and c each receive 14, and **dL/dc = 14**. The product sends each factor the other one, times 14: **dL/da = 14 · 3 = 42** and **dL/db = 14 · 2 = 28**.
 #
-# With algebra: L = (ab + c)², so dL/da = 2(ab + c)·b, dL/db = 2(ab + c)·a and dL/dc = 2(ab + c), which at a = 2, b = 3, c = 1 are 42, 28 and 14. The cell below (not graded) compares your `backward` with central differences of the same formula.
+# With algebra: L = (ab + c)², so dL/da = 2(ab + c)·b, dL/db = 2(ab + c)·a and dL/dc = 2(ab + c), which at a = 2, b = 3, c = 1 are 42, 28 and 14. Here is the graph with the values and the gradients of the hand sweep:
+
+# %%
+from exercises.draw import draw
+
+draw([("p", "mul", ["a", "b"]), ("z", "add", ["p", "c"]), ("L", "sq", ["z"])],
+     values={"a": 2, "b": 3, "c": 1, "p": 6, "z": 7, "L": 49},
+     grads={"L": 1, "z": 14, "p": 14, "c": 14, "a": 42, "b": 28})
+
+# %% [markdown]
+# Once your `backward` works, draw your own sweep: `draw(graph, values, backward(graph, values))` shows every gradient where it belongs, and a wrong one is easy to spot on the picture. The cell below (not graded) compares your `backward` with central differences of the same formula.
 
 # %%
 g_abc = [("p", "mul", ["a", "b"]), ("z", "add", ["p", "c"]), ("L", "sq", ["z"])]
