@@ -8,7 +8,7 @@ One run prints, after the machine (cores, load average, memory):
 1. the hidden checks on their own: the sandbox's round trip for a small call, the time to
    start a child, the first and a typical full submission, and each check family's time;
 2. the reference backward's time per edge at 10^4, 10^5 and 10^6 edges (chains and wide
-   graphs from autograder/sandbox/builders.py, best of three), which should stay flat;
+   graphs from autograder/sandbox/builders.py; CPU time, best of five), which should stay flat;
 3. side by side, on the same BENCH_LEARNERS hand-ins (default 40 learners, two notebooks
    each, made from the misconception zoo by autograder/tools/cohorts.py): stock nbgrader
    (autograder/tools/stock.py: generate_assignment, autograde with tests run in a kernel,
@@ -169,7 +169,7 @@ def hidden_check_figures():
 
 def edge_figures():
     """Print the reference backward's time per edge; return the worst flatness over the shapes."""
-    print("\n== reference backward, time per edge (in this process, best of 3)")
+    print("\n== reference backward, CPU time per edge (in this process, best of 5)")
     worst = 0.0
     for shape in ("chain", "wide"):
         per_edge = []
