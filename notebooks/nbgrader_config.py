@@ -44,7 +44,19 @@ c.GenerateFeedback.preprocessors = [
     "autograder.nbgrader.hide_hidden_tests.HideHiddenTests",
     *GenerateFeedback.class_traits()["preprocessors"].default(),
     "autograder.nbgrader.sanitize_markup.SanitizeMarkup",
+    "autograder.nbgrader.feedback_page.GradeCellSummary",
 ]
+
+# The feedback page is the kit's template (autograder/nbgrader/templates/graphkit_feedback/), which
+# extends nbgrader's own: it opens with a table of the grade cells (title, grade id, points, a one-line
+# message, each linked to the cell), and long output lines wrap. GradeCellSummary, last above, gives each
+# grade cell its title and message. The template ships with the installed kit, so the path resolves from
+# any copy of this file. Set under GenerateFeedback, so nbgrader's other pages (the formgrader) keep theirs.
+from autograder.nbgrader import feedback_page  # noqa: E402
+
+c.GenerateFeedback.HTMLExporter.template_name = feedback_page.TEMPLATE_NAME
+c.GenerateFeedback.HTMLExporter.template_file = feedback_page.TEMPLATE_FILE
+c.GenerateFeedback.HTMLExporter.extra_template_basedirs = feedback_page.template_dirs()
 
 # Late work: nbgrader's autograde step takes this share of a notebook's score for every started day
 # after the due date (autograder/nbgrader/late_penalty.py); grades.csv shows the penalty and the score

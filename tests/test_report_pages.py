@@ -127,3 +127,100 @@ def test_grading_time_is_shown_when_known_and_left_out_when_not(page):
 def test_report_is_the_same_for_the_same_cohort(page):
     assert cohort_report.html_page(cohort()) == page
     assert re.search(r"<h2[^>]*>Score distribution</h2>", page) and "Pass rate of every hidden check" in page
+
+
+# ---------------------------------------------------------------- the feedback page
+
+
+LONG_VALUE = "x" * 400  # one token far wider than the page
+HOSTILE_VALUE = "<script>alert(3)</script>"
+
+
+def graded_cell(grade_id, points, score, outputs, source="assert True"):
+    cell = new_code_cell(source, outputs=outputs)
+    cell.metadata["nbgrader"] = {"grade": True, "solution": False, "locked": True, "grade_id": grade_id,
+                                 "points": points, "score": score, "schema_version": 3}
+    return cell
+
+
+def graded_notebook():
+    """A notebook as generate_feedback sees it: grade cells with the outputs HiddenChecks writes and GetGrades' scores."""
+    failed = new_output("error", ename="HiddenCheckFailed", evalue=f"evaluate returned {HOSTILE_VALUE} {LONG_VALUE}",
+                        traceback=["wrong_order_valueerror/wrong_order (evaluate): 0/3 FAILED", f"  got {LONG_VALUE}"])
+    cells = [
+        new_markdown_cell("# Lesson one\n\nSome prose."),
+        graded_cell("answer_order", 1, 1.0, [new_output("stream", name="stdout", text="correct\n")]),
+        graded_cell("evaluate_correct", 25, 15.0, [
+            new_output("stream", name="stdout", text="hidden checks: 15/25 points, 5 of 9 passed\n  passed  x\n"),
+            new_output("execute_result", data={"text/plain": "15"}, execution_count=None),
+            failed,
+        ]),
+    ]
+    return new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+
+
+def feedback_html(template_of_the_kit=True):
+    """The notebook through the exporter that nbgrader's GenerateFeedback builds from the course config.
+
+    nbgrader's API sets HTMLExporter.template_name = "feedback" before every feedback run; the course
+    config's settings, made under GenerateFeedback, must win over it.
+    """
+    from nbconvert.exporters import HTMLExporter
+    from nbgrader.converters.generate_feedback import GenerateFeedback
+    from nbgrader.coursedir import CourseDirectory
+    from traitlets.config import Config
+    from traitlets.config.loader import PyFileConfigLoader
+
+    from autograder.nbgrader.feedback_page import GradeCellSummary
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT / "notebooks")).load_config()
+    if not template_of_the_kit:
+        del config.GenerateFeedback["HTMLExporter"]
+    converter = GenerateFeedback(coursedir=CourseDirectory(config=config), config=config)
+    converter.update_config(Config({"HTMLExporter": {"template_name": "feedback"}}))  # as NbGraderAPI.generate_feedback does
+    exporter = HTMLExporter(parent=converter, config=converter.config)
+    last = converter.preprocessors[-1]  # the others need a gradebook: the scores are set above, as GetGrades sets them
+    assert last.rsplit(".", 1)[-1] == GradeCellSummary.__name__
+    exporter.register_preprocessor(last)  # as nbgrader registers it: no enabled=True
+    resources = {"nbgrader": {"notebook": "first", "score": 16.0, "max_score": 26.0, "late_penalty": 0}}
+    return exporter.from_notebook_node(nbformat.from_dict(graded_notebook()), resources=resources)[0]
+
+
+@pytest.fixture(scope="module")
+def feedback():
+    return feedback_html()
+
+
+def summary_rows(page):
+    table = re.search(r'<table[^>]*class="grade-summary".*?</table>', page, re.S)
+    assert table, "no summary table"
+    return re.findall(r"<tr.*?</tr>", table.group(0), re.S)
+
+
+def test_feedback_page_opens_with_a_summary_of_the_grade_cells(feedback):
+    rows = summary_rows(feedback)
+    assert feedback.index('class="grade-summary"') < feedback.index("Lesson one")
+    body = [row for row in rows if "<code>" in row]
+    assert len(body) == 2
+    first, second = body
+    assert "<code>answer_order</code>" in first and "the answer ORDER" in first and "1 / 1" in first and "correct" in first
+    assert "<code>evaluate_correct</code>" in second and "evaluate: the hidden checks" in second and "15 / 25" in second
+    assert "hidden checks: 15/25 points, 5 of 9 passed" in second and "evaluate returned" in second
+    for grade_id in ("answer_order", "evaluate_correct"):
+        assert f'href="#{grade_id}"' in feedback and f'name="{grade_id}"' in feedback  # the link and its target
+    assert "Test cell</a> (Score" not in feedback  # nbgrader's own table of contents is replaced
+
+
+def test_feedback_outputs_wrap_and_learner_text_is_escaped(feedback):
+    assert re.search(r"pre\s*\{[^}]*white-space:\s*pre-wrap;[^}]*overflow-wrap:\s*anywhere", feedback)
+    assert HOSTILE_VALUE not in feedback
+    assert html.escape(HOSTILE_VALUE, quote=False) in feedback
+    message = next(row for row in summary_rows(feedback) if "evaluate_correct" in row)
+    assert "\u2026" in message and LONG_VALUE not in message  # the one-line message is cut; the detail has it all
+
+
+def test_the_kits_template_adds_no_script(feedback):
+    def scripts(page):
+        return sorted(re.findall(r"<script\b[^>]*>", page))
+
+    assert scripts(feedback) == scripts(feedback_html(template_of_the_kit=False))
