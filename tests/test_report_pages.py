@@ -149,7 +149,10 @@ def graded_notebook():
                         traceback=["wrong_order_valueerror/wrong_order (evaluate): 0/3 FAILED", f"  got {LONG_VALUE}"])
     cells = [
         new_markdown_cell("# Lesson one\n\nSome prose."),
-        graded_cell("answer_order", 1, 1.0, [new_output("stream", name="stdout", text="correct\n")]),
+        graded_cell("answer_order", 1, 0.0, [
+            new_output("stream", name="stdout", text="answer_order: not yet right\n"),
+            new_output("error", ename="HiddenCheckFailed", evalue="ORDER cannot be computed in that order", traceback=[]),
+        ]),
         graded_cell("evaluate_correct", 25, 15.0, [
             new_output("stream", name="stdout", text="hidden checks: 15/25 points, 5 of 9 passed\n  passed  x\n"),
             new_output("execute_result", data={"text/plain": "15"}, execution_count=None),
@@ -203,7 +206,8 @@ def test_feedback_page_opens_with_a_summary_of_the_grade_cells(feedback):
     body = [row for row in rows if "<code>" in row]
     assert len(body) == 2
     first, second = body
-    assert "<code>answer_order</code>" in first and "the answer ORDER" in first and "1 / 1" in first and "correct" in first
+    assert "<code>answer_order</code>" in first and "the answer ORDER" in first and "0 / 1" in first
+    assert "not yet right \u2014 ORDER cannot be computed in that order" in first and "answer_order:" not in first
     assert "<code>evaluate_correct</code>" in second and "evaluate: the hidden checks" in second and "15 / 25" in second
     assert "hidden checks: 15/25 points, 5 of 9 passed" in second and "evaluate returned" in second
     for grade_id in ("answer_order", "evaluate_correct"):

@@ -46,14 +46,17 @@ def _text(value):
     return "".join(value) if isinstance(value, list) else str(value or "")
 
 
-def one_line(outputs):
-    """The first line grading wrote under a cell (its stdout), then the first failure's message, on one line."""
+def one_line(outputs, grade_id=""):
+    """The first line grading wrote under a cell (its stdout), then the first failure's message, on one line.
+
+    A leading "<grade_id>: " is dropped: the summary table names the cell already.
+    """
     said = []
     for output in outputs:
         if output.get("output_type") == "stream" and output.get("name") == "stdout":
             first = _text(output.get("text")).strip().splitlines()
             if first:
-                said.append(first[0].strip())
+                said.append(first[0].strip().removeprefix(f"{grade_id}: ") if grade_id else first[0].strip())
             break
     errors = [o for o in outputs if o.get("output_type") == "error"]
     if errors:
@@ -75,6 +78,6 @@ class GradeCellSummary(NbGraderPreprocessor):
                 continue
             cell.metadata[METADATA_KEY] = {
                 "title": title_of(info.get("grade_id", "")),
-                "message": one_line(cell.get("outputs", [])) if cell.cell_type == "code" else "",
+                "message": one_line(cell.get("outputs", []), info.get("grade_id", "")) if cell.cell_type == "code" else "",
             }
         return nb, resources
