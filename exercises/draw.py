@@ -70,15 +70,15 @@ def as_networkx(graph):
 
     g = nx.DiGraph()
     nodes = {name for name, _op, _inputs in graph}
-    for name, op, inputs in graph:
-        for source in inputs:
+    for node, op, reads in graph:
+        for source in reads:
             if source not in g:
                 g.add_node(source, op=LEAF if source not in nodes else "")
-            if g.has_edge(source, name):
-                g.edges[source, name]["times"] += 1
+            if g.has_edge(source, node):
+                g.edges[source, node]["times"] += 1
             else:
-                g.add_edge(source, name, times=1)
-        g.add_node(name, op=op)
+                g.add_edge(source, node, times=1)
+        g.add_node(node, op=op)
     for generation, names in enumerate(nx.topological_generations(g)):
         for name in names:
             g.nodes[name]["layer"] = generation
