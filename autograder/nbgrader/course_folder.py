@@ -25,6 +25,7 @@ from pathlib import Path
 from autograder.course.lessons import LESSONS
 from autograder.course.paths import NOTEBOOKS
 from autograder.files import sweep_partial, write_if_changed
+from autograder.nbgrader import speedups  # first: before nbformat loads jsonschema
 from autograder.nbgrader import env
 from autograder.nbgrader.hidden_checks import PROBLEMS_FILE, course_cells, read_problems
 
@@ -100,8 +101,10 @@ class Course:
             from nbgrader.apps.api import NbGraderAPI
             from nbgrader.coursedir import CourseDirectory
 
+            speedups.install()
             config = self.config()
             config.CourseDirectory.root = str(self.root)
+            config.GenerateFeedback.exporter_class = speedups.exporter_class()  # nbconvert's, templates compiled once
             log = logging.getLogger("graphkit.nbgrader")
             log.propagate = False  # nbgrader's messages go to logs/, not to the terminal
             log.setLevel(logging.INFO)
@@ -111,11 +114,26 @@ class Course:
                 self._api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config, log=log)
         return self._api
 
-    def call(self, step, *args, log):
-        """Run one step of nbgrader's API (e.g. "autograde", assignment, student); its log goes to logs/<log>.log."""
+    def gradebook(self):
+        """nbgrader's Gradebook on OUT/gradebook.db, to use in a ``with`` block."""
+        from nbgrader.api import Gradebook
+
+        speedups.install()
+        return Gradebook(self.db_url)
+
+    def run(self, step, *args):
+        """Run one step of nbgrader's API in this process (e.g. "autograde", assignment, student); its result dict."""
         with env.alembic_on_path(), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # nbgrader's own SQLAlchemy warnings; its log keeps what matters
-            result = getattr(self.api(), step)(*args)
+            return dict(getattr(self.api(), step)(*args))
+
+    def call(self, step, *args, log, runner=None):
+        """One step of nbgrader's API, by ``runner`` (default: ``run``, in this process); its log goes to logs/<log>.log.
+
+        A runner is any function with ``run``'s arguments and result: the batch passes one
+        that waits for a worker process already running the step.
+        """
+        result = (runner or self.run)(step, *args)
         self.logs.mkdir(parents=True, exist_ok=True)
         with open(self.logs / f"{log}.log", "a", encoding="utf-8") as handle:
             handle.write(f"== nbgrader {step} {' '.join(args)}\n{result.get('log', '')}{result.get('error', '')}\n")
@@ -168,9 +186,7 @@ class Course:
         return {assignment: parse_utc(text) for assignment, text in dict(due).items()}
 
     def set_due_dates(self):
-        from nbgrader.api import Gradebook
-
-        with Gradebook(self.db_url) as gradebook:
+        with self.gradebook() as gradebook:
             for assignment, due in self.due_dates().items():
                 known = {a.name: a for a in gradebook.assignments}
                 if assignment in known and known[assignment].duedate != due:
@@ -199,18 +215,16 @@ class Course:
     # -- the gradebook, as plain data for the pipeline ---------------------------
     def grade_cells(self):
         """{assignment: ({grade_id: points}, test ids)} of every lesson, from the gradebook."""
-        from nbgrader.api import Gradebook
-
-        with Gradebook(self.db_url) as gradebook:
+        with self.gradebook() as gradebook:
             return {lesson.assignment: course_cells(gradebook, Path(lesson.notebook).stem, lesson.assignment)
                     for lesson in LESSONS}
 
     def gradebook_scores(self):
         """({assignment: max score}, {student: {assignment: (score after the late penalty, seconds late, penalty)}})."""
-        from nbgrader.api import Gradebook, MissingEntry
+        from nbgrader.api import MissingEntry
 
         learners = {}
-        with Gradebook(self.db_url) as gradebook:
+        with self.gradebook() as gradebook:
             most = {lesson.assignment: gradebook.find_assignment(lesson.assignment).max_score for lesson in LESSONS}
             for student in sorted(s.id for s in gradebook.students):
                 learners[student] = {}
@@ -225,10 +239,10 @@ class Course:
 
     def remove_gone(self):
         """Drop gradebook submissions, autograded/, feedback/ and results/ of hand-ins no longer submitted."""
-        from nbgrader.api import Gradebook, MissingEntry
+        from nbgrader.api import MissingEntry
 
         present = {f"{s}/{a}" for s, a in self.submissions()}
-        with Gradebook(self.db_url) as gradebook:
+        with self.gradebook() as gradebook:
             for student in [s.id for s in gradebook.students]:
                 for lesson in LESSONS:
                     if f"{student}/{lesson.assignment}" in present:
@@ -255,7 +269,7 @@ class Course:
         import csv
         import io
 
-        from nbgrader.api import Gradebook, MissingEntry
+        from nbgrader.api import MissingEntry
 
         def cell(value):
             text = "" if value is None else str(value)
@@ -265,7 +279,7 @@ class Course:
         writer = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_ALL)
         writer.writerow(("assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email",
                          "raw_score", "late_submission_penalty", "score", "max_score"))  # CsvExportPlugin's columns
-        with Gradebook(self.db_url) as gradebook:
+        with self.gradebook() as gradebook:
             for assignment in gradebook.assignments:
                 for student in gradebook.students:
                     try:

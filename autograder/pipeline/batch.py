@@ -58,24 +58,30 @@ upload: autograder/pipeline/collect.py reads it, trusting only the LMS's own nam
 """
 
 import argparse
+import collections
 import ctypes
+import dataclasses
+import io
 import json
 import os
 import signal
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+import traceback
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
 from autograder.course.lessons import LESSONS, function_of
-from autograder.files import sha, write_if_changed
+from autograder.files import sha, write_atomic, write_if_changed
 from autograder.grading import cellgrades
 from autograder.nbgrader.course_folder import BatchError, Course, remove
 from autograder.pipeline import cohort_report, demo, handins
 from autograder.pipeline import collect as download
 from autograder.pipeline.progress import Progress
 
-WORKERS = 2
+WORKERS = os.cpu_count() or 2  # worker processes of the hidden checks and of the feedback: every core
+AHEAD = 2  # jobs handed to the pool per worker before their results are taken: the pool never holds more
+SECONDS = "seconds"  # OUT/cache/seconds/<record key>: how long the hidden checks took on that code
 
 
 # ---------------------------------------------------------------- step 3: grading ahead of nbgrader
@@ -92,19 +98,75 @@ def _die_with(parent):
         os._exit(1)
 
 
-def _grade_job(job):
-    key, chunks, points, notes, origin = job
+def _streamed(pool, work, jobs, window):
+    """work(job) for every job, in pool, at most ``window`` at a time; yield the results as they finish."""
+    jobs = iter(jobs)
+    running = {pool.submit(work, job) for job in _take(jobs, window)}
+    while running:
+        finished, running = wait(running, return_when=FIRST_COMPLETED)
+        running |= {pool.submit(work, job) for job in _take(jobs, len(finished))}
+        for future in finished:
+            yield future.result()
+
+
+def _in_order(pool, work, jobs, window):
+    """work(job) for every job, in pool, up to ``window`` ahead of the one whose result is yielded next, in order.
+
+    A job that raised, or whose worker died, yields nbgrader's own shape of a failed step.
+    """
+    queue = collections.deque()
+    for job in jobs:
+        queue.append(pool.submit(work, job))
+        if len(queue) >= window:
+            yield _outcome(queue.popleft())
+    while queue:
+        yield _outcome(queue.popleft())
+
+
+def _take(jobs, count):
+    return [job for _, job in zip(range(count), jobs)]
+
+
+def _outcome(future):
     try:
-        return key, cellgrades.grade_record(chunks, points, notes, origin), ""
+        return future.result()
+    except Exception:  # noqa: BLE001 - a worker that died fails its own hand-in only
+        return {"success": False, "error": traceback.format_exc()}
+
+
+def _grade_job(job):
+    """Grade one notebook in a worker: (record key, record or None, seconds the hidden checks took, error)."""
+    key, root, relative, points, tests = job
+    name = relative.rsplit("/", 1)[1]
+    try:
+        nb = json.loads((Path(root) / "submitted" / relative).read_text(encoding="utf-8"))
+        chunks, notes = cellgrades.chunks_of(nb, name, tests)
+        started = time.perf_counter()
+        record = cellgrades.grade_record(chunks, points, notes, name)
+        return key, record, round(time.perf_counter() - started, 3), ""
     except Exception as err:  # noqa: BLE001 - one notebook's failure must not stop the others
-        return key, None, f"{type(err).__name__}: {err}"
+        return key, None, 0.0, f"{type(err).__name__}: {err}"
+
+
+def seconds_of(course, key):
+    """The seconds the hidden checks took on the code of record ``key`` when it was graded (0.0 if unknown)."""
+    try:
+        return float((course.cache / SECONDS / key).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return 0.0
 
 
 def pregrade(course, workers=WORKERS):
-    """Grade every submitted notebook into the cache; return {relative path: record key or problem}."""
+    """Grade every submitted notebook into the cache; return {relative path: record key or problem}.
+
+    Notebooks are read one at a time to find their record key, and only the paths of the
+    ones to grade are kept: each worker reads its notebook again, and each record is saved
+    as it comes back (with the seconds its grading took, written first), so neither the
+    notebooks nor the records of the cohort are ever held together.
+    """
     cells = course.grade_cells()
     problems = course.problems()
-    keys, jobs = {}, {}
+    keys, todo = {}, {}
     for (student, assignment), relatives in sorted(course.submissions().items()):
         points, tests = cells[assignment]
         for relative in relatives:
@@ -116,19 +178,24 @@ def pregrade(course, workers=WORKERS):
             chunks, notes = cellgrades.chunks_of(nb, name, tests)
             key = cellgrades.record_key(chunks, points, notes)
             keys[relative] = key
-            if key not in jobs and cellgrades.load_record(course.cache, key) is None:
-                jobs[key] = (key, chunks, points, notes, name)
-    if jobs:
-        # Longest first (lesson 2's backward checks), so neither worker is left with a long one at the end.
-        ordered = sorted(jobs.values(), key=lambda job: ("backward" not in map(function_of, job[2]), -len(job[2])))
+            if key not in todo and cellgrades.load_record(course.cache, key) is None:
+                todo[key] = (relative, assignment)
+    if todo:
+        # Longest first (lesson 2's backward checks), so no worker is left with a long one at the end.
+        def longest_first(item):
+            points = cells[item[1][1]][0]
+            return "backward" not in map(function_of, points), -len(points)
+
+        ordered = sorted(todo.items(), key=longest_first)
+        jobs = ((key, str(course.root), relative, *cells[assignment]) for key, (relative, assignment) in ordered)
         bar = Progress("hidden checks", len(ordered), course.stream)
         with ProcessPoolExecutor(max_workers=max(1, workers), initializer=_die_with, initargs=(os.getpid(),)) as pool:
-            for future in as_completed([pool.submit(_grade_job, job) for job in ordered]):
-                key, record, error = future.result()
+            for key, record, seconds, error in _streamed(pool, _grade_job, jobs, AHEAD * max(1, workers)):
                 if record is not None:
+                    write_atomic(course.cache / SECONDS / key, f"{seconds}\n")
                     cellgrades.save_record(course.cache, key, record)
                 else:
-                    course.stream.write(f"\ngrading failed for one notebook ({error}); nbgrader will grade it again\n")
+                    bar.write(f"grading failed for one notebook ({error}); nbgrader will grade it again")
                 bar.advance()
         bar.close()
     return keys
@@ -187,11 +254,38 @@ def autograde(course, keys, changed):
     return dirty, failed
 
 
-def feedback(course):
+def write_feedback(course, assignment, student):
+    """nbgrader generate_feedback for one hand-in, in this process, its old feedback removed first; nbgrader's result."""
+    remove(course.path("feedback", student, assignment))
+    return course.run("generate_feedback", assignment, student)
+
+
+_worker_course = []  # a feedback worker's own Course on OUT, with its own nbgrader API
+
+
+def _feedback_worker(parent, root):
+    """Pool initializer: a feedback worker dies with the batch, and opens OUT with an nbgrader API of its own."""
+    _die_with(parent)
+    _worker_course.append(Course(root, io.StringIO()))
+
+
+def _feedback_job(handin):
+    student, assignment = handin.split("/")
+    try:
+        return write_feedback(_worker_course[0], assignment, student)
+    except Exception:  # noqa: BLE001 - reported as this hand-in's failure
+        return {"success": False, "error": traceback.format_exc()}
+
+
+def feedback(course, workers=1):
     """nbgrader generate_feedback for every autograded hand-in without finished feedback; return the ones that failed.
 
     Feedback counts as finished once state.json marks it so, which happens only after
-    nbgrader wrote all of it: a page a kill cut off is written again.
+    nbgrader wrote all of it: a page a kill cut off is written again. generate_feedback
+    only reads the gradebook, so with several workers it runs in that many processes, each
+    with its own nbgrader API writing page after page; this process drops the marks of
+    every hand-in before any starts, takes the results in hand-in order, and alone
+    writes the log and state.json, marking each hand-in once its pages are written.
     """
     graded, fed = course.state["graded"], course.state["feedback"]
     todo = [
@@ -202,19 +296,30 @@ def feedback(course):
     if not todo:
         return []
     course.start_log("generate_feedback")
+    if [fed.pop(handin, None) for handin in todo] != [None] * len(todo):
+        course.save_state()
     bar = Progress("nbgrader feedback", len(todo), course.stream)
     failed = []
-    for handin in todo:
-        student, assignment = handin.split("/")
-        if fed.pop(handin, None) is not None:
-            course.save_state()
-        remove(course.path("feedback", student, assignment))
-        if course.call("generate_feedback", assignment, student, log="generate_feedback")["success"]:
-            fed[handin] = graded[handin]
-            course.save_state()
-        else:
-            failed.append(handin)
-        bar.advance()
+    workers = max(1, min(workers, len(todo)))
+    pool = None
+    if workers > 1:
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_feedback_worker, initargs=(os.getpid(), str(course.root)))
+        results = _in_order(pool, _feedback_job, todo, AHEAD * workers)
+    else:
+        results = (write_feedback(course, *reversed(handin.split("/"))) for handin in todo)
+    try:
+        for handin, result in zip(todo, results):
+            student, assignment = handin.split("/")
+            if course.call("generate_feedback", assignment, student, log="generate_feedback",
+                           runner=lambda step, *args: result)["success"]:
+                fed[handin] = graded[handin]
+                course.save_state()
+            else:
+                failed.append(handin)
+            bar.advance()
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     bar.close()
     return failed
 
@@ -232,6 +337,7 @@ def gather(course, keys, notes):
     most, scores = course.gradebook_scores()
     cells = {assignment: points for assignment, (points, _tests) in course.grade_cells().items()}
     cohort_lessons = [cohort_report.Lesson(l.assignment, l.notebook, most[l.assignment]) for l in LESSONS]
+    timed = "seconds" in {f.name for f in dataclasses.fields(cohort_report.Entry)}  # the report's grading times
     learners = {}
     for student, handed_in in scores.items():
         learners[student] = {}
@@ -241,11 +347,12 @@ def gather(course, keys, notes):
             score, late_seconds, penalty = handed_in[lesson.assignment]
             relative = f"{student}/{lesson.assignment}/{lesson.notebook}"
             problem = problems.get(relative, "")
-            record = None
+            record, seconds = None, 0.0
             if problem:
                 record = cellgrades.problem_record(problem, cells[lesson.assignment], lesson.notebook)
             elif relative in keys:
                 record = cellgrades.load_record(course.cache, keys[relative])
+                seconds = seconds_of(course, keys[relative])
             record = record or {"checks": [], "cells": {}, "results": {}}
             answers = {g: not c["errors"] for g, c in record["cells"].items() if g in answer_grades}
             learners[student][lesson.assignment] = cohort_report.Entry(
@@ -257,6 +364,7 @@ def gather(course, keys, notes):
                 checks=record["checks"],
                 answers=answers,
                 results=record["results"],
+                **({"seconds": seconds} if timed else {}),
             )
     checks = [(c.id, c.function, c.points) for c in all_checks()]
     rules = {c.id: c.rule for c in all_checks()}
@@ -330,7 +438,7 @@ def run(out="out", submissions=None, zip_file=None, assignment=None, workers=WOR
         _tried, failed = autograde(course, keys, set())
         if failed:  # even the release notebook standing in for them fails: the course setup is broken
             raise BatchError(f"nbgrader autograde failed on release notebooks:\n{course.log_tail('autograde')}")
-    unfinished = feedback(course)
+    unfinished = feedback(course, workers)
     if unfinished:
         stream.write(f"no feedback for {', '.join(unfinished)}; see {course.logs / 'generate_feedback.log'}\n")
     cohort = gather(course, keys, notes)
@@ -348,7 +456,8 @@ def main(argv=None):
     source.add_argument("--submissions", metavar="DIR", help="a folder laid out as nbgrader's submitted/")
     source.add_argument("--zip", metavar="FILE", help="an LMS download (a Canvas submissions zip)")
     parser.add_argument("--assignment", help="with --zip: the assignment the download belongs to")
-    parser.add_argument("--workers", type=int, default=WORKERS, help="notebooks graded at once (default: 2)")
+    parser.add_argument("--workers", type=int, default=WORKERS,
+                        help=f"worker processes for the hidden checks and the feedback (default: every core, {WORKERS})")
     args = parser.parse_args(argv)
     started = time.monotonic()
     try:

@@ -1,0 +1,114 @@
+"""Work nbgrader repeats for every hand-in, done once per process; nothing it writes changes.
+
+Measured with cProfile on the demo cohort's 23 hand-ins, three costs came back on every
+hand-in although their result never changes within a batch:
+
+- nbgrader's cell-metadata check (CheckCellMetadata) calls ``jsonschema.validate`` for
+  every grade cell, which checks the schema itself each time before the cell: a fifth of
+  autograde's CPU time. ``validate`` below checks each schema once and then the cells
+  against it, raising the same first error jsonschema's ``best_match`` would.
+- nbgrader's ``Gradebook`` creates a new SQLAlchemy engine each time it is opened, about
+  ten times per hand-in, so SQLAlchemy compiles the same queries again and again.
+  ``install`` makes the engines of one process one per database URL: every ``Gradebook``
+  still opens its own session and connection, and its ``close`` still disposes the pool;
+  only the compiled queries are kept. Engines are per process, never shared across a fork.
+- The feedback step builds a new Jinja environment per hand-in and compiles nbconvert's
+  templates again each time. ``CachedHTMLExporter`` keeps the compiled templates in a
+  bytecode cache of this process, checked against each template's source.
+
+Loading this module also keeps ``jsonschema`` (imported by nbformat) from loading the
+optional ``rfc3987_syntax``, which builds dozens of parsers at import for the ``iri`` formats
+that no notebook or nbgrader schema uses: about a second of every batch's start-up.
+"""
+
+import functools
+import os
+import sys
+
+if "jsonschema" not in sys.modules:
+    sys.modules.setdefault("rfc3987_syntax", None)  # an import of it now raises ImportError, as if not installed
+
+_engines = {}  # (process id, database URL, options): the SQLAlchemy engine
+_validators = {}  # id(schema): (schema, its validator)
+_installed = []
+
+
+def validate(instance, schema):
+    """``jsonschema.validate(instance, schema)``, with the schema checked once per process."""
+    from jsonschema import exceptions, validators
+
+    known = _validators.get(id(schema))
+    if known is None or known[0] is not schema:
+        cls = validators.validator_for(schema)
+        cls.check_schema(schema)
+        known = _validators[id(schema)] = (schema, cls(schema))
+    error = exceptions.best_match(known[1].iter_errors(instance))
+    if error is not None:
+        raise error
+
+
+class _Jsonschema:
+    """What nbgrader's metadata validator uses of the jsonschema module."""
+
+    validate = staticmethod(validate)
+
+
+def _engine_factory(create_engine):
+    def engine(url, **options):
+        key = (os.getpid(), str(url), tuple(sorted(options.items())))
+        if key not in _engines:
+            _engines[key] = create_engine(url, **options)
+        return _engines[key]
+
+    return engine
+
+
+def install():
+    """Apply the measures above to nbgrader in this process (once)."""
+    if _installed:
+        return
+    import nbgrader.api
+    import nbgrader.nbgraderformat.common
+
+    nbgrader.nbgraderformat.common.jsonschema = _Jsonschema
+    nbgrader.api.create_engine = _engine_factory(nbgrader.api.create_engine)
+    _installed.append(True)
+
+
+def _bytecode_cache():
+    from jinja2.bccache import BytecodeCache
+
+    class MemoryBytecodeCache(BytecodeCache):
+        """Compiled templates held by this process, by template name and source checksum."""
+
+        def __init__(self):
+            self.store = {}
+
+        def load_bytecode(self, bucket):
+            code = self.store.get(bucket.key)
+            if code is not None:
+                bucket.bytecode_from_string(code)
+
+        def dump_bytecode(self, bucket):
+            self.store[bucket.key] = bucket.bytecode_to_string()
+
+    return MemoryBytecodeCache()
+
+
+_templates = []  # the process's one bytecode cache, made on first use
+
+
+@functools.lru_cache(maxsize=1)
+def exporter_class():
+    """nbconvert's HTMLExporter, whose Jinja environment shares this process's compiled templates."""
+    from nbconvert.exporters import HTMLExporter
+
+    class CachedHTMLExporter(HTMLExporter):
+        def _create_environment(self):
+            environment = super()._create_environment()
+            if not _templates:
+                _templates.append(_bytecode_cache())
+            environment.bytecode_cache = _templates[0]
+            return environment
+
+    return CachedHTMLExporter
