@@ -30,20 +30,26 @@ class Progress:
     """A progress bar of ``total`` steps named ``label``, on ``stream`` (default stderr)."""
 
     def __init__(self, label, total, stream=None):
-        stream = stream or sys.stderr
-        terminal = hasattr(stream, "isatty") and stream.isatty()
-        options = {} if terminal else {"miniters": max(1, total // LOG_LINES), "mininterval": 0}
-        self.bar = _Bar(total=total, desc=f"{label:<18}", unit="nb", file=stream if terminal else _Lines(stream),
-                        dynamic_ncols=terminal, ncols=None if terminal else 80, leave=True, **options)
+        self.stream = stream or sys.stderr
+        self.terminal = hasattr(self.stream, "isatty") and self.stream.isatty()
+        options = {} if self.terminal else {"miniters": max(1, total // LOG_LINES), "mininterval": 0, "ncols": 80}
+        self.bar = _Bar(total=total, desc=f"{label:<18}", unit="nb", file=self.stream if self.terminal else _Lines(self.stream),
+                        dynamic_ncols=self.terminal, leave=self.terminal, **options)
 
     def advance(self, steps=1):
         self.bar.update(min(steps, self.bar.total - self.bar.n))
 
     def write(self, text):
-        """A line of text above the bar."""
-        self.bar.write(text, file=self.bar.fp)
+        """A line of text above the bar (in a log, simply the next line)."""
+        if self.terminal:
+            self.bar.write(text, file=self.bar.fp)
+        else:
+            self.stream.write(text + "\n")
+            self.stream.flush()
 
     def close(self):
         if self.bar.n < self.bar.total:
             self.bar.update(self.bar.total - self.bar.n)
+        if not self.terminal and self.bar.last_print_n < self.bar.n:
+            self.bar.refresh()  # a log's last line is the finished bar, written once
         self.bar.close()
