@@ -19,13 +19,17 @@ $(READY): pyproject.toml
 	$(BIN)/python -m pip install --quiet --editable .
 	touch $@
 
+# The suite runs on every core, one test file per worker: a file's module fixtures (a graded cohort,
+# the hostile files, the zoo) are built once, in the worker that runs its tests.
+PARALLEL := -n auto --dist loadfile
+
 ## make test: the kit's own suite (reference, stubs, notebooks, hidden checks, zoo, nbgrader, batch)
 test: $(READY)
-	$(BIN)/python -m pytest --impl=solutions
+	$(BIN)/python -m pytest --impl=solutions $(PARALLEL)
 
 ## make test-fast: the suite without the tests marked slow (no zoo, nbgrader runs or batches)
 test-fast: $(READY)
-	$(BIN)/python -m pytest --impl=solutions -m "not slow"
+	$(BIN)/python -m pytest --impl=solutions -m "not slow" $(PARALLEL)
 
 ## make check [TASK=evaluate|inputs_of|users_of|backward]: public tests on your code in exercises/
 check: $(READY)

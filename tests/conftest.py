@@ -15,9 +15,20 @@ STUB_SOURCE = stub_source(REFERENCE_SOURCE)
 
 __all__ = ["NOTEBOOKS", "REFERENCE", "REFERENCE_SOURCE", "ROOT", "STUB_SOURCE", "nbgrader", "finish"]
 
+# The files whose module fixtures take longest, longest first. make test hands whole files to its
+# workers in collection order, so these start first and the short files fill in around them.
+LONGEST_FIRST = (
+    "test_zoo.py", "test_cli_parity.py", "test_release.py", "test_adversarial.py", "test_batch_kill.py",
+    "test_sandbox_bounds.py", "test_notebooks.py", "test_hostile_handins.py", "test_nbgrader_glue.py",
+    "test_jobs.py", "test_batch.py", "test_cli.py", "test_gradescope.py",
+)
+
 
 def pytest_collection_modifyitems(config, items):
-    """Tests marked e2e (a browser, a real install) run only when the marker expression names them (make e2e)."""
+    """Long files first (LONGEST_FIRST); tests marked e2e (a browser, a real install) run only when the
+    marker expression names them (make e2e)."""
+    rank = {name: number for number, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: each file keeps its own order
     if "e2e" in (config.option.markexpr or ""):
         return
     kept = [item for item in items if item.get_closest_marker("e2e") is None]

@@ -6,7 +6,8 @@ earn 0. Optional literals: CHECKS = "all" (grade on every check; otherwise the t
 families are left out, which no other attack needs and which cost ~10 s per submission), NEEDS =
 "full" (the attack is only kept out by the full sandbox: namespaces, private root, own uid),
 KNOWN_HOLE (a hole this suite found whose fix belongs outside the sandbox: the test is a strict
-xfail until it is fixed).
+xfail until it is fixed), LIMITS (keyword arguments of the sandbox's Limits, for an attack on the
+time limits that plays out the same against smaller ones).
 
 The files are graded once per session, four at a time in worker processes (their time goes mostly
 to waiting for timeouts and restarts); each worker checks
@@ -66,6 +67,7 @@ class Hostile:
     needs: str  # "full" or ""
     known_hole: str
     ports: tuple
+    limits: Limits  # the sandbox's limits for this file: the kit's own unless LIMITS scales them
 
     @property
     def path(self):
@@ -77,7 +79,7 @@ def _hostile(path):
     meta = {}
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            if node.targets[0].id in ("EXPECTED", "CHECKS", "NEEDS", "KNOWN_HOLE", "PORTS"):
+            if node.targets[0].id in ("EXPECTED", "CHECKS", "NEEDS", "KNOWN_HOLE", "PORTS", "LIMITS"):
                 meta[node.targets[0].id] = ast.literal_eval(node.value)
     return Hostile(
         stem=path.stem,
@@ -87,6 +89,7 @@ def _hostile(path):
         needs=meta.get("NEEDS", ""),
         known_hole=meta.get("KNOWN_HOLE", ""),
         ports=tuple(meta.get("PORTS", ())),
+        limits=Limits(**meta.get("LIMITS", {})),
     )
 
 
@@ -265,7 +268,7 @@ def grade_hostile(stem):
     result, error = None, ""
     with recorded_sandbox_folders() as made, surroundings(hostile) as extra:
         try:
-            result = grade(load(hostile.path), checks=checks)
+            result = grade(load(hostile.path), checks=checks, limits=hostile.limits)
         except Exception:  # noqa: BLE001 - a crash of the grader is the finding: report it in the test
             error = traceback.format_exc()
     seconds = time.monotonic() - started

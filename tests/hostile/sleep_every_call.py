@@ -1,16 +1,18 @@
-"""Sleeps 9 s (just under the per-call timeout) before every honest answer, so a grader without a budget per submission is held for half an hour."""
+"""Sleeps just under the per-call timeout before every honest answer, so a grader without a budget per submission is held for half an hour."""
 
 EXPECTED = {"evaluate": 8, "inputs_of": 0, "users_of": 0, "backward": 0}
 CHECKS = "all"  # the budget ends grading wherever it runs out, so the points are partial
-# The 60 s budget pays for six calls: evaluate_values' first two checks (3 + 2 calls, 3 + 5 points) pass,
+# The kit's limits (10 s a call, 60 s a submission) scaled by 0.3, with the pause scaled alike (9 s to 2.7 s):
+# the same six calls fit in the budget. Evaluate_values' first two checks (3 + 2 calls, 3 + 5 points) pass,
 # the sixth call is the first of its third check, and every check after that fails out of time.
+LIMITS = {"call_seconds": 3.0, "load_seconds": 3.0, "submission_seconds": 18.0}
 
 
 import math
 import time
 
 
-PAUSE = 9.0
+PAUSE = 2.7
 
 FORWARD = {
     "add": lambda a, b: a + b,
