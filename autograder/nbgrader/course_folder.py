@@ -221,20 +221,16 @@ class Course:
 
     def gradebook_scores(self):
         """({assignment: max score}, {student: {assignment: (score after the late penalty, seconds late, penalty)}})."""
-        from nbgrader.api import MissingEntry
-
-        learners = {}
         with self.gradebook() as gradebook:
-            most = {lesson.assignment: gradebook.find_assignment(lesson.assignment).max_score for lesson in LESSONS}
-            for student in sorted(s.id for s in gradebook.students):
-                learners[student] = {}
-                for lesson in LESSONS:
-                    try:
-                        submission = gradebook.find_submission(lesson.assignment, student)
-                    except MissingEntry:
-                        continue
+            learners = {student: {} for student in sorted(s.id for s in gradebook.students)}
+            most = {}
+            for lesson in LESSONS:  # one query per lesson for all its submissions
+                assignment = gradebook.find_assignment(lesson.assignment)
+                most[lesson.assignment] = assignment.max_score
+                for submission in sorted(assignment.submissions, key=lambda s: s.student_id):
                     penalty = submission.late_submission_penalty or 0.0
-                    learners[student][lesson.assignment] = (submission.score - penalty, submission.total_seconds_late, penalty)
+                    learners[submission.student_id][lesson.assignment] = (
+                        submission.score - penalty, submission.total_seconds_late, penalty)
         return most, learners
 
     def remove_gone(self):
@@ -243,14 +239,12 @@ class Course:
 
         present = {f"{s}/{a}" for s, a in self.submissions()}
         with self.gradebook() as gradebook:
-            for student in [s.id for s in gradebook.students]:
-                for lesson in LESSONS:
-                    if f"{student}/{lesson.assignment}" in present:
-                        continue
-                    try:
-                        gradebook.find_submission(lesson.assignment, student)
-                    except MissingEntry:
-                        continue
+            for lesson in LESSONS:  # one query per lesson for all its submissions
+                try:
+                    submitted = gradebook.find_assignment(lesson.assignment).submissions
+                except MissingEntry:
+                    continue
+                for student in sorted(s.student_id for s in submitted if f"{s.student_id}/{lesson.assignment}" not in present):
                     for step in ("autograded", "feedback"):  # the files first: a kill leaves the submission to find again
                         remove(self.path(step, student, lesson.assignment))
                     remove(self.root / "results" / student / f"{lesson.assignment}.json")
@@ -269,8 +263,6 @@ class Course:
         import csv
         import io
 
-        from nbgrader.api import MissingEntry
-
         def cell(value):
             text = "" if value is None else str(value)
             return "'" + text if text.startswith(("=", "+", "-", "@", "\t", "\r")) else text
@@ -280,11 +272,12 @@ class Course:
         writer.writerow(("assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email",
                          "raw_score", "late_submission_penalty", "score", "max_score"))  # CsvExportPlugin's columns
         with self.gradebook() as gradebook:
+            students = gradebook.students
             for assignment in gradebook.assignments:
-                for student in gradebook.students:
-                    try:
-                        submission = gradebook.find_submission(assignment.name, student.id)
-                    except MissingEntry:
+                submitted = {submission.student_id: submission for submission in assignment.submissions}
+                for student in students:
+                    submission = submitted.get(student.id)
+                    if submission is None:
                         handed_in = ("", 0.0, 0.0, 0.0)
                     else:
                         penalty = submission.late_submission_penalty

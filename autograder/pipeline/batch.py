@@ -206,12 +206,14 @@ def pregrade(course, workers=WORKERS):
 
 def signatures(course, keys):
     """{"student/assignment": hash of its files and grades}: what decides whether to autograde again."""
+    inputs = collections.defaultdict(list)  # "student/assignment": its input files, in one pass over them
+    for relative, signature in course.state["inputs"].items():
+        inputs["/".join(relative.split("/", 2)[:2])].append((relative, signature))
     signed = {}
     for (student, assignment), relatives in course.submissions().items():
-        prefix = f"{student}/{assignment}/"
-        files = sorted((r, s) for r, s in course.state["inputs"].items() if r.startswith(prefix))
+        files = sorted(inputs.get(f"{student}/{assignment}", ()))
         grades = sorted((r, keys.get(r, "")) for r in relatives)
-        signed[prefix[:-1]] = sha(json.dumps([files, grades]).encode())
+        signed[f"{student}/{assignment}"] = sha(json.dumps([files, grades]).encode())
     return signed
 
 
