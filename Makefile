@@ -4,7 +4,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 READY  := $(VENV)/.ready
 TASK   ?=
-# Notebooks graded at once by make grade and make collect (default: every core).
+# Worker processes of make grade and make collect, for the hidden checks and nbgrader's feedback
+# (default: every core). Any JOBS writes the same files, but for the grading seconds it measures.
 JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
 
 # Cached bytecode makes each pytest start (the suite starts several) about a second faster.
