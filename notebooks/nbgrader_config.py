@@ -11,17 +11,25 @@ c.CourseDirectory.course_id = "graphkit"
 # gradebook.db ...), wherever it is checked out or copied.
 c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
 
-# What replaces each solution region in the released notebooks.
-c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
+# What replaces each solution region in the released notebooks. {task} names what the cell is for
+# ("task evaluate", "answer ORDER"): autograder.nbgrader.named_stubs.NamedStubs takes the place of
+# nbgrader's ClearSolutions in generate_assignment and fills it in, cell by cell.
+c.ClearSolutions.code_stub = {"python": '# YOUR CODE HERE\nraise NotImplementedError("{task}: not written yet")'}
 
 # Seconds one cell may run under `nbgrader validate` (autograding runs no kernel, see below).
 c.Execute.timeout = 30
 
-# ---------------------------------------------------------------- autograding
+# ---------------------------------------------------------------- releasing and autograding
 
 from nbgrader.converters.autograde import Autograde  # noqa: E402 -- after get_config, as nbgrader's own examples do
 from nbgrader.converters.generate_feedback import GenerateFeedback  # noqa: E402
-from nbgrader.preprocessors import Execute  # noqa: E402
+from nbgrader.converters.generate_assignment import GenerateAssignment  # noqa: E402
+from nbgrader.preprocessors import ClearSolutions, Execute  # noqa: E402
+
+c.GenerateAssignment.preprocessors = [
+    "autograder.nbgrader.named_stubs.NamedStubs" if step is ClearSolutions else step
+    for step in GenerateAssignment.class_traits()["preprocessors"].default()
+]
 
 # `nbgrader autograde` does not start a kernel: where nbgrader's default list has Execute,
 # autograder.nbgrader.hidden_checks.HiddenChecks grades the notebook's code with the hidden checks

@@ -20,11 +20,11 @@ from autograder.course.lessons import parse as parse_lesson
 from autograder.course.paths import NOTEBOOKS, REFERENCE
 from autograder.grading.answers import JUDGES, names_of, verdict
 from autograder.grading.by_lesson import cell_points
+from autograder.nbgrader.named_stubs import task_of
 from solutions import graph as reference
 from tests.conftest import finish, nbgrader
 
 REFERENCE_TEXT = REFERENCE.read_text(encoding="utf-8")
-STUB = ["# YOUR CODE HERE", "raise NotImplementedError()"]
 VALIDATE_PASSED = "Success! Your notebook passes all the tests."
 VALIDATE_INVERT_PASSED = "Success! The notebook does not pass any tests."
 
@@ -376,7 +376,7 @@ def test_release_keeps_no_solution_code(released):
 
 @pytest.mark.slow
 def test_release_turns_every_solution_region_into_a_stub(released):
-    """Every solution region of a source cell becomes `# YOUR CODE HERE` / `raise NotImplementedError()`."""
+    """Every solution region of a source cell becomes `# YOUR CODE HERE` and a NotImplementedError naming its task."""
     for assignment, source_path in notebook_paths().items():
         release = {c.id: c for c in read(notebook_paths(released, "release")[assignment]).cells}
         solution_cells = [c for c in read(source_path).cells if meta(c).get("solution")]
@@ -385,8 +385,11 @@ def test_release_turns_every_solution_region_into_a_stub(released):
             count = len(regions(cell.source, "BEGIN SOLUTION", "END SOLUTION"))
             assert count >= 1, f"{cell.id} has no solution region"
             stubbed = release[cell.id].source
-            assert stubbed == drop_regions(cell.source, "BEGIN SOLUTION", "END SOLUTION", STUB)
-            assert stubbed.count("raise NotImplementedError()") == count
+            task = task_of(cell.source)
+            assert task, f"{cell.id}: its solution region neither sits in a def nor sets a variable"
+            stub = ["# YOUR CODE HERE", f'raise NotImplementedError("{task}: not written yet")']
+            assert stubbed == drop_regions(cell.source, "BEGIN SOLUTION", "END SOLUTION", stub)
+            assert stubbed.count("raise NotImplementedError(") == count
 
 
 @pytest.mark.slow

@@ -11,7 +11,7 @@
 # **How to work through this notebook**
 #
 # - Run the cells from top to bottom with <kbd>Shift</kbd>+<kbd>Enter</kbd>.
-# - Cells containing `# YOUR CODE HERE` and `raise NotImplementedError()` are yours. Delete the `raise` line and put your answer or your code in its place.
+# - Cells containing `# YOUR CODE HERE` and `raise NotImplementedError(...)` are yours; the error names the task, for example `task evaluate: not written yet`. Delete the `raise` line and put your answer or your code in its place.
 # - The cell right after each of yours checks it. Run it: no error means the visible checks pass. More checks run when the notebook is graded.
 # - Before you submit, use *Kernel → Restart Kernel and Run All Cells…* to be sure everything works from a clean start.
 
@@ -159,7 +159,7 @@ assert CHOICE in {"A", "B", "C"}, "CHOICE should be one of the strings \"A\", \"
 # %% [markdown]
 # ## Your turn: code
 #
-# Now write three functions that work on this representation. Each cell below gives you a function's signature and docstring; keep both, and replace the `raise NotImplementedError()` line with your code. Every function cell is followed by a test cell: run both.
+# Now write three functions that work on this representation. Each cell below gives you a function's signature and docstring; keep both, and replace the `raise NotImplementedError(...)` line with your code. Every function cell is followed by a test cell: run both.
 #
 # ### `evaluate(graph, leaves)`: the forward pass
 #

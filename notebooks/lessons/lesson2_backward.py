@@ -12,7 +12,7 @@
 #
 # The record it keeps is called a **trace**: the operations that actually ran, in the order they ran, together with the values each one read. When the trace is stored as a list that only ever grows at the end, it is called a **tape**. Drawn with nodes and arrows instead, the very same record is the computation graph of Lesson 1. In our representation the graph list plus the `values` dict that `evaluate` returns *is* the trace.
 #
-# **How to work through this notebook:** as in Lesson 1, run the cells from top to bottom with <kbd>Shift</kbd>+<kbd>Enter</kbd>, replace each `raise NotImplementedError()` with your answer or code, run the check cell that follows it, and finish with *Kernel → Restart Kernel and Run All Cells…* before you submit.
+# **How to work through this notebook:** as in Lesson 1, run the cells from top to bottom with <kbd>Shift</kbd>+<kbd>Enter</kbd>, replace each `raise NotImplementedError(...)` with your answer or code, run the check cell that follows it, and finish with *Kernel → Restart Kernel and Run All Cells…* before you submit.
 
 # %% [markdown]
 # ## What the record has to keep

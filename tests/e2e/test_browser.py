@@ -214,7 +214,7 @@ def test_release_notebook_fails_on_stubs_and_passes_once_solved(lab, browser, bu
     assert not passing, f"{path}: on the stubs these test cells raised nothing: {passing}"
     # An answer cell raises as it runs; a function cell only defines a function that raises when called.
     answers = [i for i, c in enumerate(ran) if nbgrader_meta(c).get("solution") and c["cell_type"] == "code"
-               and "\nraise NotImplementedError()" in "\n" + "".join(c["source"])]
+               and "\nraise NotImplementedError(" in "\n" + "".join(c["source"])]
     unstubbed = [i for i in answers if not any("NotImplementedError" in e for e in errors_of(ran[i]))]
     assert answers or lesson.assignment != "lesson1_graphs", f"{path}: no answer cell found"
     assert not unstubbed, f"{path}: these answer cells did not raise NotImplementedError: {unstubbed}"
