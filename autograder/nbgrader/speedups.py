@@ -9,9 +9,9 @@ hand-in although their result never changes within a batch:
   against it, raising the same first error jsonschema's ``best_match`` would.
 - nbgrader's ``Gradebook`` creates a new SQLAlchemy engine each time it is opened, about
   ten times per hand-in, so SQLAlchemy compiles the same queries again and again.
-  ``install`` makes the engines of one process one per database URL: every ``Gradebook``
-  still opens its own session and connection, and its ``close`` still disposes the pool;
-  only the compiled queries are kept. Engines are per process, never shared across a fork.
+  ``install`` makes the engines of one process one per database URL, without a pool: every
+  ``Gradebook`` still opens its own session and connections, closed when it is done; only
+  the compiled queries are kept. Engines are per process, never shared across a fork.
 - The feedback step builds a new Jinja environment per hand-in and compiles nbconvert's
   templates again each time. ``CachedHTMLExporter`` keeps the compiled templates in a
   bytecode cache of this process, checked against each template's source.
@@ -54,10 +54,14 @@ class _Jsonschema:
 
 
 def _engine_factory(create_engine):
+    from sqlalchemy.pool import NullPool
+
     def engine(url, **options):
         key = (os.getpid(), str(url), tuple(sorted(options.items())))
         if key not in _engines:
-            _engines[key] = create_engine(url, **options)
+            # No pool to share: each connection is opened for its session and closed with it, as the
+            # pool of an engine of its own would, so a Gradebook left open never holds one up for another.
+            _engines[key] = create_engine(url, **{"poolclass": NullPool, **options})
         return _engines[key]
 
     return engine
