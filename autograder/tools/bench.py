@@ -236,8 +236,11 @@ def memory_figures(work, sizes, release):
         cohorts.copy_learner(handins, "model", size)
         progress(f"the kit's batch on {size} identical learners")
         figures[size] = run = kit_batch(work / f"scale-{size}", handins, 2)
-        print(f"  {size:>5} learners: {per_learner(run['seconds'], size):.2f} s per learner ({run['seconds']:.0f} s), "
-              f"peak RSS of the batch process {run['batch_mib']:.0f} MiB, largest child {run['children_mib']:.0f} MiB")
+        print(f"  {size:>5} learners: {per_learner(run['seconds'], size):.2f} s per learner ({run['seconds']:.0f} s); "
+              f"batch process: peak RSS {run['batch_mib']:.0f} MiB, {run['end_mib']:.0f} MiB at the end; "
+              f"largest worker or sandbox: {run['children_mib']:.0f} MiB")
+        print("         batch's peak RSS as each step ended: " + ", ".join(
+            f"{step} {mib:.0f}" for step, mib in run["peaks_mib"].items()) + " (MiB)")
     return figures
 
 
@@ -254,9 +257,11 @@ def summary(compared, figures, flatness):
     if len(figures) > 1:
         small, large = min(figures), max(figures)
         growth = figures[large]["batch_mib"] / figures[small]["batch_mib"] - 1
+        children = figures[large]["children_mib"] / figures[small]["children_mib"] - 1
         print(f"peak RSS of the batch: {figures[small]['batch_mib']:.0f} MiB at {small} learners, "
               f"{figures[large]['batch_mib']:.0f} MiB at {large} ({growth:+.0%}; target: within "
-              f"{TARGET_MEMORY_GROWTH:.0%}, {_met(abs(growth) <= TARGET_MEMORY_GROWTH)})")
+              f"{TARGET_MEMORY_GROWTH:.0%}, {_met(abs(growth) <= TARGET_MEMORY_GROWTH)}); "
+              f"largest worker or sandbox {children:+.0%}")
     print(f"time per edge: spread {flatness:.0%} (target: within {TARGET_EDGE_FLATNESS:.0%}, "
           f"{_met(flatness <= TARGET_EDGE_FLATNESS)})")
     print(machine())

@@ -3,9 +3,10 @@
     python -m autograder.tools.scale OUT SUBMISSIONS [--workers N]
 
 Runs autograder.pipeline.batch.run on SUBMISSIONS into OUT (which should not exist yet) and
-prints one JSON line: the wall seconds, the batch process's own peak resident set size
-(nbgrader's steps run in it, through nbgrader's Python API), and the largest peak of the
-processes it waited for (the pool's workers, which start the sandboxes), in MiB. A fresh
+prints one JSON line: the wall seconds and each step's, the batch process's own peak resident
+set size (nbgrader's steps run in it, through nbgrader's Python API) and its peak as each step
+ended, its resident set size at the end, and the largest peak of the processes it waited for
+(the pool's workers, which start the sandboxes), in MiB. A fresh
 process per batch keeps one measurement from inheriting another's peak.
 """
 
@@ -37,9 +38,24 @@ def peak_mib(who):
     return resource.getrusage(who).ru_maxrss / 1024  # Linux reports KiB
 
 
+def current_mib():
+    """This process's resident set size now (VmRSS), in MiB; 0 where /proc cannot tell."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
 @contextlib.contextmanager
-def timed_steps(steps=STEPS):
-    """While in the block, each step's calls add their wall seconds to the yielded {step: seconds}."""
+def timed_steps(steps=STEPS, peaks=None):
+    """While in the block, each step's calls add their wall seconds to the yielded {step: seconds}.
+
+    ``peaks``, a dict when given, gets {step: peak RSS of this process in MiB once the step ended}.
+    """
     seconds = {}
     originals = [(owner, name, getattr(owner, name)) for _step, owner, name in steps]
 
@@ -50,6 +66,8 @@ def timed_steps(steps=STEPS):
                 return function(*args, **kwargs)
             finally:
                 seconds[step] = seconds.get(step, 0.0) + time.perf_counter() - started
+                if peaks is not None:
+                    peaks[step] = peak_mib(resource.RUSAGE_SELF)
         return call
 
     for (step, _owner, _name), (owner, name, function) in zip(steps, originals):
@@ -63,13 +81,16 @@ def timed_steps(steps=STEPS):
 
 def measure(out, submissions, workers, stream=None):
     started = time.perf_counter()
-    with timed_steps() as steps:
+    peaks = {"start": peak_mib(resource.RUSAGE_SELF)}
+    with timed_steps(peaks=peaks) as steps:
         cohort = batch.run(out=out, submissions=submissions, workers=workers, stream=stream)
     total = time.perf_counter() - started
     steps["other"] = max(0.0, total - sum(steps.values()))
     return {
         "seconds": total,
         "steps": steps,
+        "peaks_mib": peaks,
+        "end_mib": current_mib(),
         "handins": len(cohort.regraded),
         "learners": len(cohort.learners),
         "batch_mib": peak_mib(resource.RUSAGE_SELF),
