@@ -124,8 +124,11 @@ def runs(tmp_path_factory):
             kill_group_after(proc, stderr, "hidden checks", GROUP_DELAY)
         code = proc.wait(timeout=300)
         seen.killed.append((how, code, wait_for_no_leftovers(crashed, sandboxes), stderr.read_text(encoding="utf-8")))
-        if how.startswith("mid_feedback"):  # as a kill during the write would leave it
-            page = max((crashed / "feedback").rglob("*.html"), key=lambda p: p.stat().st_mtime_ns)
+        if how.startswith("mid_feedback"):  # as a kill during the write would leave it: the newest unmarked page
+            finished = json.loads((crashed / "cache" / "state.json").read_text(encoding="utf-8"))["feedback"]
+            unmarked = [p for p in (crashed / "feedback").rglob("*.html")
+                        if "/".join(p.relative_to(crashed / "feedback").parts[:2]) not in finished]
+            page = max(unmarked, key=lambda p: p.stat().st_mtime_ns)
             page.write_bytes(page.read_bytes()[: page.stat().st_size // 2])
             seen.truncated = page
     final = start(crashed, handed_in, env, root / "final.log")
