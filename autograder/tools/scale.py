@@ -34,20 +34,35 @@ STEPS = (
 
 
 def peak_mib(who):
-    """Peak resident set size of this process (RUSAGE_SELF) or its largest waited-for child, in MiB."""
+    """Peak resident set size from getrusage (RUSAGE_SELF, or RUSAGE_CHILDREN: the largest waited-for child), in MiB."""
     return resource.getrusage(who).ru_maxrss / 1024  # Linux reports KiB
+
+
+def _status_mib(field):
+    """A size field of /proc/self/status (VmRSS, VmHWM) in MiB; None where /proc cannot tell."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
 
 
 def current_mib():
     """This process's resident set size now (VmRSS), in MiB; 0 where /proc cannot tell."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
+    return _status_mib("VmRSS") or 0.0
+
+
+def own_peak_mib():
+    """This process's peak resident set size (VmHWM), in MiB.
+
+    Not getrusage's ru_maxrss: Linux carries that across exec, so a process started by a large
+    parent would report the parent's size. getrusage only where /proc cannot tell.
+    """
+    peak = _status_mib("VmHWM")
+    return peak if peak is not None else peak_mib(resource.RUSAGE_SELF)
 
 
 @contextlib.contextmanager
@@ -67,7 +82,7 @@ def timed_steps(steps=STEPS, peaks=None):
             finally:
                 seconds[step] = seconds.get(step, 0.0) + time.perf_counter() - started
                 if peaks is not None:
-                    peaks[step] = peak_mib(resource.RUSAGE_SELF)
+                    peaks[step] = own_peak_mib()
         return call
 
     for (step, _owner, _name), (owner, name, function) in zip(steps, originals):
@@ -81,7 +96,7 @@ def timed_steps(steps=STEPS, peaks=None):
 
 def measure(out, submissions, workers, stream=None):
     started = time.perf_counter()
-    peaks = {"start": peak_mib(resource.RUSAGE_SELF)}
+    peaks = {"start": own_peak_mib()}
     with timed_steps(peaks=peaks) as steps:
         cohort = batch.run(out=out, submissions=submissions, workers=workers, stream=stream)
     total = time.perf_counter() - started
@@ -93,7 +108,7 @@ def measure(out, submissions, workers, stream=None):
         "end_mib": current_mib(),
         "handins": len(cohort.regraded),
         "learners": len(cohort.learners),
-        "batch_mib": peak_mib(resource.RUSAGE_SELF),
+        "batch_mib": own_peak_mib(),
         "children_mib": peak_mib(resource.RUSAGE_CHILDREN),
     }
 
