@@ -4,16 +4,22 @@ Test modules import the constants and helpers from here (``from tests.conftest i
 pytest picks up the fixtures by itself.
 """
 
+import atexit
+import io
+import shutil
 import subprocess
+import tempfile
+from pathlib import Path
 
 from autograder.authoring.stubs import stub_source
 from autograder.course.paths import NOTEBOOKS, REFERENCE, ROOT
 from autograder.nbgrader import env
+from autograder.nbgrader.course_folder import Course
 
 REFERENCE_SOURCE = REFERENCE.read_text(encoding="utf-8")
 STUB_SOURCE = stub_source(REFERENCE_SOURCE)
 
-__all__ = ["NOTEBOOKS", "REFERENCE", "REFERENCE_SOURCE", "ROOT", "STUB_SOURCE", "nbgrader", "finish"]
+__all__ = ["NOTEBOOKS", "REFERENCE", "REFERENCE_SOURCE", "ROOT", "STUB_SOURCE", "nbgrader", "finish", "prepared_course"]
 
 # The files whose module fixtures take longest, longest first. make test hands whole files to its
 # workers in collection order, so these start first and the short files fill in around them.
@@ -51,3 +57,18 @@ def finish(process, what="nbgrader", seconds=300):
         process.kill()
         stdout, stderr = process.communicate()
     return process.returncode, stdout, f"{what} exited {process.returncode}:\n{stdout}\n{stderr[-4000:]}"
+
+
+_PREPARED = []  # a course folder prepared once per test process: the template prepared_course copies
+
+
+def prepared_course(out, stream=None):
+    """A Course at the new folder ``out``, prepared as Course.prepare leaves it (the course copied in,
+    generate_assignment run, due dates set), by copying a folder prepared once in this process."""
+    if not _PREPARED:
+        parent = Path(tempfile.mkdtemp(prefix="graphkit-course-"))
+        atexit.register(shutil.rmtree, parent, True)
+        Course(parent / "course", io.StringIO()).prepare()
+        _PREPARED.append(parent / "course")
+    shutil.copytree(_PREPARED[0], out)
+    return Course(out, stream or io.StringIO())

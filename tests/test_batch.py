@@ -21,8 +21,7 @@ from autograder.pipeline import demo
 from autograder.grading.by_lesson import cell_points
 from autograder.course.lessons import LESSONS, grade_cells
 from autograder.grading.checks import all_checks
-from autograder.nbgrader.course_folder import Course
-from tests.conftest import ROOT
+from tests.conftest import ROOT, prepared_course
 
 pytestmark = pytest.mark.slow
 
@@ -69,8 +68,7 @@ def runs(tmp_path_factory):
     root = tmp_path_factory.mktemp("batch")
     out, handed_in = root / "out", root / "handed_in"
     log = io.StringIO()
-    course = Course(out, log)
-    course.prepare()
+    course = prepared_course(out, log)
     demo.build(handed_in, out / "release", course.due_dates(), cohort=COHORT)
     seen = SimpleNamespace(out=out, handed_in=handed_in, log=log)
 

@@ -9,7 +9,6 @@ results JSON that parses, no temporary files, and no process of the killed runs 
 """
 
 import html.parser
-import io
 import json
 import os
 import re
@@ -25,10 +24,9 @@ from types import SimpleNamespace
 import pytest
 
 from autograder.course.lessons import LESSONS
-from autograder.nbgrader.course_folder import Course
 from autograder.pipeline import demo
 from tests.test_batch import COHORT, gradebook_rows
-from tests.conftest import ROOT
+from tests.conftest import ROOT, prepared_course
 
 pytestmark = pytest.mark.slow
 
@@ -106,8 +104,7 @@ def runs(tmp_path_factory):
     """The reference, graded in one go; the crashed folder, killed at every point of KILLS, then finished."""
     root = tmp_path_factory.mktemp("kill")
     handed_in, reference, crashed = root / "handed_in", root / "reference", root / "crashed"
-    course = Course(reference, io.StringIO())
-    course.prepare()
+    course = prepared_course(reference)
     demo.build(handed_in, reference / "release", course.due_dates(), cohort=COHORT)
     shutil.copytree(reference, crashed)  # the course prepared: no kill needs to pay for it
     sandboxes = root / "sandboxes"  # TMPDIR of the killed runs: their sandbox children name this folder

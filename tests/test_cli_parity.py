@@ -15,8 +15,8 @@ import pytest
 
 from autograder.course.lessons import LESSONS
 from autograder.grading import by_lesson
-from autograder.nbgrader.course_folder import Course
 from autograder.pipeline import batch, demo
+from tests.conftest import prepared_course
 
 pytestmark = pytest.mark.slow
 
@@ -43,8 +43,7 @@ def grade_folder(folder):
 def both(tmp_path_factory):
     root = tmp_path_factory.mktemp("parity")
     out, handed_in = root / "out", root / "handed_in"
-    course = Course(out, io.StringIO())
-    course.prepare()
+    course = prepared_course(out)
     demo.build(handed_in, out / "release", course.due_dates(), cohort=demo.COHORT + ZOO_LEARNERS)
     batch.run(out, submissions=handed_in, stream=io.StringIO())
     with ProcessPoolExecutor(max_workers=2) as pool:

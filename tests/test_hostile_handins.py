@@ -37,7 +37,7 @@ from autograder.course.paths import NOTEBOOKS
 from autograder.nbgrader.course_folder import BatchError, Course
 from autograder.nbgrader.sanitize_markup import render_markdown, safe_markdown, sanitize_notebook
 from autograder.pipeline import batch, cohort_report, collect, demo, handins
-from tests.conftest import ROOT
+from tests.conftest import ROOT, prepared_course
 
 DATA = ROOT / "tests" / "hostile_handins"
 LESSON1, LESSON2 = LESSONS
@@ -151,8 +151,7 @@ def write(path, text):
 def notebooks(tmp_path_factory):
     """A course folder prepared once, and lesson notebooks: right everywhere (ada) and the untouched release (stub)."""
     root = tmp_path_factory.mktemp("hostile")
-    course = Course(root / "course", io.StringIO())
-    course.prepare()
+    course = prepared_course(root / "course")
     built = root / "built"
     demo.build(built, course.root / "release", course.due_dates(),
                cohort=(demo.Learner("ada", "right"), demo.Learner("stub", "release notebooks", stub=True)))

@@ -14,9 +14,9 @@ import re
 import pytest
 
 from autograder.course.lessons import LESSONS
-from autograder.nbgrader.course_folder import Course
 from autograder.pipeline import batch, cohort_report, demo
 from autograder.pipeline.progress import Progress
+from tests.conftest import prepared_course
 
 LESSON1, LESSON2 = (lesson.assignment for lesson in LESSONS)
 COHORT = (
@@ -34,8 +34,8 @@ def graded(tmp_path_factory):
     """{workers: (OUT, the Cohort batch.run returned)} for the same hand-ins; and the two-worker folder's report on a rerun."""
     root = tmp_path_factory.mktemp("jobs")
     handed_in = root / "handed_in"
-    first = Course(root / "out1", io.StringIO())
-    first.prepare()
+    first = prepared_course(root / "out1")
+    prepared_course(root / "out2")
     demo.build(handed_in, first.root / "release", first.due_dates(), cohort=COHORT)
     runs = {n: (root / f"out{n}", batch.run(root / f"out{n}", submissions=handed_in, workers=n, stream=io.StringIO()))
             for n in WORKERS}

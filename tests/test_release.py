@@ -8,7 +8,6 @@ nowhere a learner can see.
 """
 
 import ast
-import io
 import os
 import re
 import shutil
@@ -22,10 +21,9 @@ import pytest
 from autograder.pipeline import demo
 from autograder.authoring import release
 from autograder.grading import zoo
-from autograder.nbgrader.course_folder import Course
 from autograder.authoring.release import ReleaseError
 from autograder.course.lessons import LESSONS
-from tests.conftest import REFERENCE_SOURCE, ROOT, STUB_SOURCE
+from tests.conftest import REFERENCE_SOURCE, ROOT, STUB_SOURCE, prepared_course
 
 CANARY = "GRAPHKIT-CANARY-d41c9e"
 NOT_COPIED = (".venv", ".git", "dist", "out", "__pycache__", ".hypothesis", ".pytest_cache", "*.egg-info",
@@ -171,8 +169,7 @@ def runs(tmp_path_factory):
     # in what the copy's batch writes came from the hidden files. Between them they fail checks in
     # every function, answer wrongly, hand in an unreadable notebook and a correct one.
     handed_in = tmp / "demo_in"
-    course = Course(tmp / "demo_course", io.StringIO())
-    course.prepare()
+    course = prepared_course(tmp / "demo_course")
     demo.build(handed_in, tmp / "demo_course" / "release", course.due_dates(), cohort=CANARY_COHORT)
     grade = [sys.executable, "-m", "autograder", "grade", "--json"]
     jobs = {
