@@ -1,11 +1,12 @@
-"""Sleeps just under the per-call timeout before every honest answer, so a grader without a budget per submission is held for half an hour."""
+"""Sleeps most of the per-call timeout before every honest answer, so a grader without a budget per submission is held for half an hour."""
 
 EXPECTED = {"evaluate": 8, "inputs_of": 0, "users_of": 0, "backward": 0}
 CHECKS = "all"  # the budget ends grading wherever it runs out, so the points are partial
-# The kit's limits (10 s a call, 60 s a submission) scaled by 0.3, with the pause scaled alike (9 s to 2.7 s):
-# the same six calls fit in the budget. Evaluate_values' first two checks (3 + 2 calls, 3 + 5 points) pass,
-# the sixth call is the first of its third check, and every check after that fails out of time.
-LIMITS = {"call_seconds": 3.0, "load_seconds": 3.0, "submission_seconds": 18.0}
+# The kit's limits scaled down with the pause (9 s to 2.7 s): each call still answers within its own timeout
+# (4 s), and the budget pays for the same six calls (6 x 2.7 = 16.2 s, loading included; a seventh would end
+# past 18.9 s). Evaluate_values' first two checks (3 + 2 calls, 3 + 5 points) pass, the sixth call is the
+# first of its third check, and every check after that fails out of time.
+LIMITS = {"call_seconds": 4.0, "load_seconds": 5.0, "submission_seconds": 18.5}
 
 
 import math
