@@ -14,7 +14,6 @@ from pathlib import Path
 from autograder.authoring.stubs import stub_source
 from autograder.course.paths import NOTEBOOKS, REFERENCE, ROOT
 from autograder.nbgrader import env
-from autograder.nbgrader.course_folder import Course
 
 REFERENCE_SOURCE = REFERENCE.read_text(encoding="utf-8")
 STUB_SOURCE = stub_source(REFERENCE_SOURCE)
@@ -65,6 +64,8 @@ _PREPARED = []  # a course folder prepared once per test process: the template p
 def prepared_course(out, stream=None):
     """A Course at the new folder ``out``, prepared as Course.prepare leaves it (the course copied in,
     generate_assignment run, due dates set), by copying a folder prepared once in this process."""
+    from autograder.nbgrader.course_folder import Course  # only the files that grade cohorts pay for nbgrader's imports
+
     if not _PREPARED:
         parent = Path(tempfile.mkdtemp(prefix="graphkit-course-"))
         atexit.register(shutil.rmtree, parent, True)
