@@ -332,6 +332,8 @@ AFTERMATH = {
     "write_outside": lambda r: "write_outside: wrote []" in r["output"],
     "env_probe": lambda r: "env_probe: leaked []" in r["output"],
     "huge_stdout": lambda r: len(r["output"]) < 40_000 and "more bytes of output not kept" in r["output"],
+    "giant_names": lambda r: all(len(s) <= 600 for s in r["failures"].values()) and len(r["output"]) < 40_000
+    and any("more than 10,000 characters" in s for s in r["failures"].values()),
     "exit_at_import": lambda r: "exited while loading" in str(r["load_errors"]),
     "sleep_at_import": lambda r: "longer than" in str(r["load_errors"]) and r["seconds"] < 30,
     "infinite_loop": lambda r: r["seconds"] < 90,

@@ -1,5 +1,7 @@
 """Every judge accepts any JSON-like answer and gives a verdict: none raises in the grading process.
 
+Every verdict is also short: no message quotes more than MESSAGE_CHARS of what the learner handed in.
+
 Lists, dicts, huge ints, NaN and inf, nested structures and wrong types are fed to every answer
 judge and to every hidden check's judge; each must answer with a message (or a Failure), so one
 odd answer costs that cell or check and never makes a notebook unreadable or stops a batch.
@@ -12,7 +14,7 @@ from hypothesis import strategies as st
 
 from autograder.grading import answers
 from autograder.grading.checks import all_checks
-from autograder.grading.compare import JUDGES, Failure
+from autograder.grading.compare import JUDGES, MESSAGE_CHARS, Failure
 
 SCALARS = (
     st.none()
@@ -22,6 +24,7 @@ SCALARS = (
     | st.sampled_from([2**63, -0.0])
     | st.floats(allow_nan=True, allow_infinity=True)
     | st.text(max_size=12)
+    | st.integers(1_000, 9_000).map(lambda n: "n" * n)  # a name far too long to quote whole
     | st.sampled_from(["C", "A", "t", "x", "p", "q", "L", "a"])
 )
 JSON_LIKE = st.recursive(
@@ -40,7 +43,7 @@ def test_answer_judges_take_any_value(data):
     names = answers.names_of(cell)
     values = {name: data.draw(JSON_LIKE, label=name) for name in names}
     said = answers.verdict(cell, values)
-    assert isinstance(said, str)
+    assert isinstance(said, str) and len(said) <= MESSAGE_CHARS
     if values != {name: cell.solution.get(name) for name in names}:
         assert said or _equal_to_a_right_answer(cell, values)
 
@@ -65,7 +68,7 @@ def test_check_judges_take_any_reply(data):
     judged = JUDGES[case.expect or check.expect](check, case, reply)
     assert judged is None or isinstance(judged, Failure)
     if judged is not None:
-        assert isinstance(judged.summary, str) and judged.summary.strip() and len(judged.summary) < 2000
+        assert isinstance(judged.summary, str) and judged.summary.strip() and len(judged.summary) <= MESSAGE_CHARS
 
 
 def test_the_cases_that_broke_a_notebook_are_judged():

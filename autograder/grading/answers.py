@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from autograder.course.examples import ABA_SQUARED, ABC_LEAVES, ABC_SQUARED, DIAMOND, DIAMOND_LEAVES
 from autograder.course.lessons import grade_cells
 from autograder.grading import zoo
-from autograder.grading.compare import short
+from autograder.grading.compare import clip, short
 from autograder.sandbox.parent import Sandbox
 from solutions import graph as reference
 
@@ -94,7 +94,7 @@ def judge_fan_out_node(values, _cell=None):
     if got in fan_outs:
         return ""
     if got not in _all_names(ABA_SQUARED):
-        return f"FAN_OUT_NODE = {got!r} is not a name in this graph."
+        return f"FAN_OUT_NODE = {_show(got)} is not a name in this graph."
     readers = reference.users_of(ABA_SQUARED, got)
     said = f"only by {readers[0]}" if readers else "by no node"
     return f"FAN_OUT_NODE = {got!r} is read {said}. A fan-out is a value with arrows to two different nodes."
@@ -219,7 +219,7 @@ def answer_cells():
 def verdict(cell, values):
     """The judge's message for one answer cell's values ("" when right); never raises, whatever the values."""
     try:
-        return JUDGES[cell.judge].judge(values, cell)
+        return clip(JUDGES[cell.judge].judge(values, cell))
     except Exception as err:  # noqa: BLE001 - a value shaped like nothing the judge foresaw
         names = ", ".join(names_of(cell))
         return f"{names} could not be judged ({type(err).__name__}): set it to a value of the kind the question asks for."

@@ -18,6 +18,7 @@ from solutions import graph as reference
 REL_TOL, ABS_TOL = 1e-6, 1e-9  # answers the reference computes exactly
 FD_TOL = 1e-4  # agreement with central differences
 FLOAT_MAX = sys.float_info.max  # an int beyond this cannot be compared as a float
+MESSAGE_CHARS = 600  # the most any one sentence about a learner's answer may quote
 
 
 @dataclass
@@ -28,6 +29,9 @@ class Failure:
     first_wrong: str = ""  # backward: the first node of the sweep whose gradient is wrong
     status: str = "ok"  # the reply's status: ok, raised, timeout, died, ...
     error_type: str = ""
+
+    def __post_init__(self):
+        self.summary = clip(self.summary)  # the one place every sentence about a failure passes
 
 
 class NotPlain(Exception):
@@ -66,6 +70,11 @@ def short(value, limit=160):
         text = repr(value)
     except (ValueError, RecursionError):  # an int with too many digits to print, or lists nested too deeply
         return f"a {type(value).__name__} too large to show"
+    return clip(text, limit)
+
+
+def clip(text, limit=MESSAGE_CHARS):
+    """text cut to ``limit`` characters, for sentences that may carry learner data."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -176,7 +185,7 @@ def judge_reference(check, case, reply):
         return Failure(case, f"{case.fn} {err}")
     if isinstance(want, list):
         if got != want:
-            return Failure(case, f"expected {want}, got {got}", got=got)
+            return Failure(case, f"expected {want}, got {short(got)}", got=got)
         return None
     wrong = compare_dicts(case, got, want)
     if wrong is None:

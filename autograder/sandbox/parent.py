@@ -38,6 +38,7 @@ HERE = Path(__file__).parent
 CHILD_PARTS = (HERE / "builders.py", HERE / "child.py")  # the child script is these files' text, in order
 STATUSES = {"ok", "raised", "missing", "unsendable"}  # what a child may answer a call with
 MAX_DEPTH = 16  # a reply nested deeper than this is not an answer (a graph argument is 4 deep)
+MAX_TEXT = 10_000  # characters in one string of a reply: names and answers are short; messages are cut by the child
 HEADER = struct.Struct(">Q32s")  # a frame's header: the body's length, then the nonce it belongs to
 CHUNK = 1 << 20  # bytes read from a pipe at a time
 CONTAINERS, NUMBERS = {dict, list}, {int, float}  # exact types
@@ -75,19 +76,27 @@ def _quiet_gc(function, *args, **kwargs):
             gc.enable()
 
 
-def _too_deep(value, limit=MAX_DEPTH):
-    """Whether lists and dicts nest more than `limit` levels (checked level by level, without recursion)."""
+def _out_of_bounds(value, depth_limit=MAX_DEPTH, text_limit=MAX_TEXT):
+    """Why a decoded reply is no answer (nested too deep, or a string too long to be a name), or "".
+
+    Checked level by level, without recursion; a long list of numbers is passed over at C speed.
+    """
     level, depth = [value], 0
     while level:
-        if depth > limit:
-            return True
+        if depth > depth_limit:
+            return f"a reply nested more than {depth_limit} levels deep"
         deeper = []
         for item in level:
             children = item.values() if type(item) is dict else item
-            if CONTAINERS & set(map(type, children)):  # a long list of numbers is passed over at C speed
+            if type(item) is dict and item and max(map(len, item)) > text_limit:
+                return f"a reply holding a name of more than {text_limit:,} characters"
+            kinds = set(map(type, children))
+            if str in kinds and max(len(c) for c in children if type(c) is str) > text_limit:
+                return f"a reply holding a string of more than {text_limit:,} characters"
+            if CONTAINERS & kinds:
                 deeper += [c for c in children if type(c) is dict or type(c) is list]
         level, depth = deeper, depth + 1
-    return False
+    return ""
 
 
 class Channel:
@@ -153,8 +162,9 @@ class Channel:
                 raise ValueError("a reply nested too deeply to read") from None
             if not isinstance(message, dict):
                 raise ValueError("a reply that is not a JSON object")
-            if _too_deep(message):
-                raise ValueError(f"a reply nested more than {MAX_DEPTH} levels deep")
+            problem = _out_of_bounds(message)
+            if problem:
+                raise ValueError(problem)
             return message
 
 

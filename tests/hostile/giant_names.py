@@ -1,0 +1,23 @@
+"""Answers with enormous names: megabyte keys from evaluate and backward, a 9,000-character name from users_of, so no message may quote them whole."""
+
+EXPECTED = {"evaluate": 0, "inputs_of": 10, "users_of": 0, "backward": 0}
+
+
+HUGE = "n" * 2_000_000  # far over what a reply may hold in one string
+LONG = "m" * 9_000  # under that, so the judge must cut what it quotes
+
+
+def evaluate(graph, leaves):
+    return {HUGE: 1.0}
+
+
+def inputs_of(graph, name):
+    return next((list(inputs) for node, _op, inputs in graph if node == name), [])
+
+
+def users_of(graph, name):
+    return [LONG]
+
+
+def backward(graph, values, output=None):
+    return {HUGE: 1.0, LONG: 2.0}
