@@ -425,3 +425,15 @@ def test_replay_then_shrink_reports_what_hypothesis_alone_reports():
 def test_every_reference_answer_is_cached():
     case = check_table.all_checks()[0].inputs()[0]
     assert reference_answer(case) is reference_answer(case)
+
+
+@pytest.mark.slow
+def test_warming_leaves_nothing_for_a_forked_worker_to_work_out(monkeypatch):
+    """After warm(), warming again draws no example, asks the reference nothing and times nothing."""
+    from autograder.grading import compare, runner
+
+    runner.warm()
+    monkeypatch.setattr(compare, "_answer", lambda case: pytest.fail(f"answered again: {case.fn} on {case.label}"))
+    monkeypatch.setattr(runner, "Sandbox", None)  # timing the reference again would need one
+    monkeypatch.setattr(runner, "_Recorder", None)  # drawing examples again would need one
+    runner.warm()

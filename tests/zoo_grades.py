@@ -46,6 +46,9 @@ def grade_source(item):
 
 @lru_cache(maxsize=1)
 def all_grades():
+    from autograder.grading.runner import warm
+
     jobs = sorted(sources().items(), key=lambda item: len(item[1][1]))  # the longest jobs first
+    warm()  # once, before the workers fork, as make grade does
     with ProcessPoolExecutor(max_workers=2) as pool:
         return dict(pool.map(grade_source, jobs))

@@ -12,6 +12,7 @@ import re
 import sys
 from dataclasses import dataclass
 
+from autograder.sandbox.parent import quiet_gc
 from exercises.strategies import central_difference
 from solutions import graph as reference
 
@@ -46,7 +47,9 @@ def is_number(value):
 def as_number_dict(value):
     if type(value) is not dict:
         raise NotPlain(f"should return a dict, but returned {_kind(value)}")
-    if all(type(k) is str for k in value) and all(type(v) is float or is_number(v) for v in value.values()):
+    kinds = set(map(type, value.values()))  # type sets run at C speed: a 200,000-entry answer is common
+    if (set(map(type, value)) <= {str} and kinds <= {int, float}
+            and (int not in kinds or all(is_number(v) for v in value.values() if type(v) is int))):
         return value
     key, number = next((k, v) for k, v in value.items() if type(k) is not str or not is_number(v))
     raise NotPlain(f"returned a dict whose entry {short(key)}: {short(number)} is not a name mapped to a number")
@@ -106,11 +109,15 @@ def reference_answer(case, keep=4096):
     """The reference's answer for `case` (shared: never change it), computed once for the `keep` latest cases."""
     cached = _ANSWERS.pop(id(case), None)
     if cached is None or cached[0] is not case:
-        cached = (case, getattr(reference, case.fn)(*as_tuples(case.args), **case.kwargs))
+        cached = (case, quiet_gc(_answer, case))
         while len(_ANSWERS) >= keep:
             del _ANSWERS[next(iter(_ANSWERS))]  # the one used longest ago
     _ANSWERS[id(case)] = cached  # the latest used last
     return cached[1]
+
+
+def _answer(case):
+    return getattr(reference, case.fn)(*as_tuples(case.args), **case.kwargs)
 
 
 def no_answer(case, reply):
@@ -271,7 +278,8 @@ def judge_returns(check, case, reply):
         got = as_number_dict(reply.get("value"))
     except NotPlain as err:
         return Failure(case, f"{case.fn} {err}")
-    missing = [name for name, _op, _inputs in case.args[0] if name not in got]
+    nodes = {name for name, _op, _inputs in case.args[0]}
+    missing = [] if got.keys() >= nodes else [name for name, _op, _inputs in case.args[0] if name not in got]
     if missing:
         return Failure(case, f"the result has no entry for the node(s) {short(missing)}", got=got)
     name = anchor(case)

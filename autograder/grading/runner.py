@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 
 from autograder.grading import checks as check_table
 from autograder.grading import diagnose
-from autograder.grading.compare import JUDGES, Failure
+from autograder.grading.compare import JUDGES, Failure, reference_answer
 from autograder.sandbox.parent import Limits, Sandbox
 from autograder.grading.submission import Chunk, Submission
 from solutions import graph as reference_module
@@ -286,3 +286,24 @@ def grade(submission: Submission, checks=None, limits=Limits(), first=None) -> G
         seconds=time.perf_counter() - started,
         also=also,
     )
+
+
+ANSWERED = ("reference", "returns", "unchanged", "linear_time")  # judges that compare with the reference's answer
+
+
+def warm(checks=None):
+    """Work out now, once, everything the checks need that no submission changes.
+
+    Each check's cases (the 200,000-node chain among them), each property's drawn examples, the
+    reference's answer to every case that is judged against one, and its time on every timed case.
+    A worker process forked afterwards inherits all of it instead of working it out again.
+    """
+    for check in check_table.all_checks() if checks is None else checks:
+        if check.strategy is not None:
+            drawn_examples(check)
+            continue
+        for case in check.inputs():
+            if (case.expect or check.expect) in ANSWERED:
+                reference_answer(case)
+            if check.expect == "linear_time":
+                reference_seconds(case)

@@ -189,6 +189,9 @@ def pregrade(course, workers=WORKERS):
         ordered = sorted(todo.items(), key=longest_first)
         jobs = ((key, str(course.root), relative, *cells[assignment]) for key, (relative, assignment) in ordered)
         bar = Progress("hidden checks", len(ordered), course.stream)
+        from autograder.grading.runner import warm  # grading's imports only when there is something to grade
+
+        warm()  # once, here: the workers forked below share the checks' inputs and the reference's answers
         with ProcessPoolExecutor(max_workers=max(1, workers), initializer=_die_with, initargs=(os.getpid(),)) as pool:
             for key, record, seconds, error in _streamed(pool, _grade_job, jobs, AHEAD * max(1, workers)):
                 if record is not None:

@@ -65,8 +65,11 @@ def child_script():
     return "\n\n".join(part.read_text(encoding="utf-8") for part in CHILD_PARTS)
 
 
-def _quiet_gc(function, *args, **kwargs):
-    """Run a JSON step with the cyclic collector paused: long graphs make many objects, no cycles."""
+def quiet_gc(function, *args, **kwargs):
+    """Run one step with the cyclic collector paused: long graphs make many objects and no cycles.
+
+    With the collector running, building or decoding a 200,000-node graph costs two to five times as long.
+    """
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -107,7 +110,7 @@ class Channel:
         os.set_blocking(write_fd, False)  # a child that stops reading must not block the parent
 
     def send(self, message, nonce, deadline):
-        data = _quiet_gc(json.dumps, message, separators=(",", ":")).encode()
+        data = quiet_gc(json.dumps, message, separators=(",", ":")).encode()
         view = memoryview(HEADER.pack(len(data), nonce) + data)
         while view:
             self._wait(self.write_fd, deadline, writing=True)
@@ -157,7 +160,7 @@ class Channel:
             body = bytearray(size)
             self._read_into(memoryview(body), deadline)
             try:
-                message = _quiet_gc(json.loads, body)
+                message = quiet_gc(json.loads, body)
             except RecursionError:
                 raise ValueError("a reply nested too deeply to read") from None
             if not isinstance(message, dict):

@@ -11,7 +11,8 @@ import dataclasses
 import importlib
 from dataclasses import dataclass, field
 
-from autograder.sandbox.builders import chain  # noqa: F401 - one definition, shared with the sandbox child
+from autograder.sandbox.builders import build, chain  # noqa: F401 - one definition, shared with the sandbox child
+from autograder.sandbox.parent import quiet_gc
 from solutions import graph as reference
 
 FUNCTIONS = ("evaluate", "inputs_of", "users_of", "backward")  # the learner's tasks, in lesson order
@@ -100,15 +101,16 @@ def sweep_call(graph, leaves, label="", **extra):
     return backward_call(graph, leaves, output=output, label=label, judged=judged, **extra)
 
 
-def described(case, description):
-    """`case`, sent to the sandbox as a description its child builds the arguments from (builders.build).
+def built_call(fn, description, label="", **extra):
+    """A Case on a large public input that the sandbox child builds from ``description`` (builders.build).
 
-    The grader still judges against the case's own args, which must be what the description builds
-    (tests/test_sandbox_bounds.py holds every described case to it); only megabytes of JSON are saved.
+    The grader builds the very same arguments here, with the same code, to judge against
+    (tests/test_sandbox_bounds.py holds builders' values to the reference's evaluate); the pipe
+    carries a few bytes instead of megabytes of JSON. The output is the graph's last node.
     """
+    graph, values = quiet_gc(build, description)
+    case = quiet_gc(call, fn, graph, values, label=label, output=graph[-1][0], **extra)
     return dataclasses.replace(case, built=dict(description))
-
-
 
 
 def all_checks():
