@@ -4,12 +4,14 @@ Test modules import the constants and helpers from here (``from tests.conftest i
 pytest picks up the fixtures by itself.
 """
 
-import atexit
+import fcntl
 import io
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+
+import pytest
 
 from autograder.authoring.stubs import stub_source
 from autograder.course.paths import NOTEBOOKS, REFERENCE, ROOT
@@ -58,18 +60,29 @@ def finish(process, what="nbgrader", seconds=300):
     return process.returncode, stdout, f"{what} exited {process.returncode}:\n{stdout}\n{stderr[-4000:]}"
 
 
-_PREPARED = []  # a course folder prepared once per test process: the template prepared_course copies
+_SHARED = {}  # "root": a folder every process of this test run can see (the workers of make test too)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_folder(request, tmp_path_factory):
+    """Under pytest-xdist, the workers of one run share the parent of their temporary folders."""
+    base = tmp_path_factory.getbasetemp()
+    _SHARED["root"] = base.parent if hasattr(request.config, "workerinput") else base
 
 
 def prepared_course(out, stream=None):
     """A Course at the new folder ``out``, prepared as Course.prepare leaves it (the course copied in,
-    generate_assignment run, due dates set), by copying a folder prepared once in this process."""
+    generate_assignment run, due dates set), by copying a folder prepared once per test run: the first
+    process that needs it prepares it under a lock, and every process copies it."""
     from autograder.nbgrader.course_folder import Course  # only the files that grade cohorts pay for nbgrader's imports
 
-    if not _PREPARED:
-        parent = Path(tempfile.mkdtemp(prefix="graphkit-course-"))
-        atexit.register(shutil.rmtree, parent, True)
-        Course(parent / "course", io.StringIO()).prepare()
-        _PREPARED.append(parent / "course")
-    shutil.copytree(_PREPARED[0], out)
+    root = _SHARED.get("root") or Path(tempfile.mkdtemp(prefix="graphkit-"))
+    template = root / "prepared_course"
+    with open(root / "prepared_course.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (template / "ready").exists():
+            shutil.rmtree(template, ignore_errors=True)
+            Course(template / "course", io.StringIO()).prepare()
+            (template / "ready").touch()
+    shutil.copytree(template / "course", out)
     return Course(out, stream or io.StringIO())
