@@ -47,6 +47,7 @@ feedback is safe too, even for notebooks that reached autograded/ another way.
 """
 
 import copy
+import functools
 import html
 import re
 
@@ -97,6 +98,10 @@ _VOID_SLASH = re.compile(r'<(br|hr|img|input)((?:\s+[a-z-]+(?:="[^"<>]*")?)*)\s*
 # the rest of it. Honest notebooks stay far below both.
 MAX_CHECKED_CHARS = 50_000  # one markdown cell, raw cell or HTML output
 MAX_CHECKED_PER_NOTEBOOK = 500_000
+# Every learner's notebook repeats the lesson's own markdown, so rendering and cleaning, both pure
+# functions of the text, are remembered for texts up to REMEMBERED_CHARS long: the lesson's cells
+# are parsed once per process, not once per hand-in. At most REMEMBERED texts are kept (a few MB).
+REMEMBERED, REMEMBERED_CHARS = 2048, 4_000
 KEPT_OUTPUT_DATA = ("text/plain", "text/latex", "image/png", "image/jpeg")  # shown escaped or base64 in quotes
 CHECKED_OUTPUT_DATA = ("text/html", "text/markdown")  # kept only when they pass the policy as they are
 ATTACHMENT_TYPES = ("image/png", "image/jpeg", "image/gif")
@@ -142,6 +147,18 @@ class _TextAlignOnly:
         return style if TEXT_ALIGN.fullmatch(style) else ""
 
 
+def _remembered(function):
+    """``function`` of one string, remembered for short strings (it must be pure); longer ones are worked out each time."""
+    remembered = functools.lru_cache(maxsize=REMEMBERED)(function)
+
+    @functools.wraps(function)
+    def wrapper(text):
+        return remembered(text) if len(text) <= REMEMBERED_CHARS else function(text)
+
+    return wrapper
+
+
+@_remembered
 def clean_html(text):
     """``text`` with everything outside the policy escaped or dropped (bleach)."""
     return bleach.clean(text, tags=TAGS, attributes=_allowed, protocols=PROTOCOLS, strip=False,
@@ -183,8 +200,14 @@ def is_safe_svg(text, budget=None):
 
 def render_markdown(source, attachments=None):
     """The HTML nbconvert's templates make of a markdown cell (its markdown2html filter)."""
-    renderer = IPythonRenderer(escape=False, attachments=attachments or {})
-    return MarkdownWithMath(renderer=renderer).render(source)
+    if not attachments:
+        return _render_plain_markdown(source)
+    return MarkdownWithMath(renderer=IPythonRenderer(escape=False, attachments=attachments)).render(source)
+
+
+@_remembered
+def _render_plain_markdown(source):
+    return MarkdownWithMath(renderer=IPythonRenderer(escape=False, attachments={})).render(source)
 
 
 def _renders_safely(source, attachments, budget):
