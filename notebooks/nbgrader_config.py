@@ -44,6 +44,10 @@ c.HiddenChecks.cache_dir = ""
 # A grade cell the learner deleted is put back, so every grade cell gets a score.
 c.OverwriteCells.add_missing_cells = True
 
+# nbconvert checks a notebook against nbformat's schema after every preprocessor (about ten in
+# autograde), an eighth of autograde's time; once, after the last one, catches the same errors.
+c.Exporter.optimistic_validation = True
+
 # Feedback shows each grade cell's visible tests and its teaching messages, never hidden tests
 # (nbgrader's ClearHiddenTests, applied to test cells only). Last, a learner's markdown, raw
 # cells and outputs are made inert: no script, event handler or javascript: link of theirs
