@@ -181,6 +181,14 @@ def test_cohort_report_and_summary(runs):
     assert re.search(rf"^ada\s+{one}/{one}\s+{two}/{two}\s+{one + two}/{one + two}", table, re.M), table
 
 
+def test_the_cohort_is_streamed_through_the_exports(runs):
+    """batch.run returns every learner's row (scores, lateness, problems) but none of the records the exports read."""
+    entries = [entry for learner in runs.first.learners.values() for entry in learner.values()]
+    assert sorted(runs.first.learners) == sorted(learner.student_id for learner in COHORT)
+    assert entries and not any(entry.checks or entry.answers or entry.results for entry in entries)
+    assert any(entry.score for entry in entries) and any(entry.problem for entry in entries)
+
+
 def test_rerun_changes_nothing(runs):
     """Grading the same hand-ins again leaves the gradebook and every file exactly as they were."""
     assert runs.rows2 == runs.rows1

@@ -129,6 +129,24 @@ def test_report_is_the_same_for_the_same_cohort(page):
     assert re.search(r"<h2[^>]*>Score distribution</h2>", page) and "Pass rate of every hidden check" in page
 
 
+def test_a_report_built_learner_by_learner_keeps_only_their_rows(page):
+    """Report.add takes a learner's records and keeps their row only: emptying the records afterwards changes nothing."""
+    whole = cohort()
+    report = cohort_report.Report(whole.lessons, whole.checks, whole.answers, whole.notes, whole.rules)
+    for student in sorted(whole.learners):
+        entries = whole.learners[student]
+        report.add(student, entries)
+        for entry in entries.values():  # the caller lets the records go: nothing the report keeps may change
+            entry.checks.clear(), entry.answers.clear(), entry.results.clear()
+    assert report.html_page() == page
+    assert report.checks_csv() == cohort_report.checks_csv(cohort())
+    kept = [entry for entries in report.cohort.learners.values() for entry in entries.values()]
+    assert kept and not any(entry.checks or entry.answers or entry.results for entry in kept)
+    assert cohort_report.summary_table(report.cohort) == cohort_report.summary_table(cohort())
+    with pytest.raises(ValueError, match="student order"):
+        report.add("a", {})  # before the learners already added: the item analysis sums in student order
+
+
 # ---------------------------------------------------------------- the feedback page
 
 

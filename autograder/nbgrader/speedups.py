@@ -6,7 +6,10 @@ hand-in although their result never changes within a batch:
 - nbgrader's cell-metadata check (CheckCellMetadata) calls ``jsonschema.validate`` for
   every grade cell, which checks the schema itself each time before the cell: a fifth of
   autograde's CPU time. ``validate`` below checks each schema once and then the cells
-  against it, raising the same first error jsonschema's ``best_match`` would.
+  against it, raising the same first error jsonschema's ``best_match`` would. nbgrader
+  reads its schema file again for every hand-in, so a schema is known by its content,
+  not by its object: one validator per distinct schema, however many hand-ins (keyed by
+  the object, the cache would keep every hand-in's copy of the schema and its validator).
 - nbgrader's ``Gradebook`` creates a new SQLAlchemy engine each time it is opened, about
   ten times per hand-in, so SQLAlchemy compiles the same queries again and again.
   ``install`` makes the engines of one process one per database URL, without a pool: every
@@ -22,6 +25,7 @@ that no notebook or nbgrader schema uses: about a second of every batch's start-
 """
 
 import functools
+import json
 import os
 import sys
 
@@ -29,7 +33,8 @@ if "jsonschema" not in sys.modules:
     sys.modules.setdefault("rfc3987_syntax", None)  # an import of it now raises ImportError, as if not installed
 
 _engines = {}  # (process id, database URL, options): the SQLAlchemy engine
-_validators = {}  # id(schema): (schema, its validator)
+_validators = {}  # the schema as JSON text: its validator
+_last_schema = []  # (schema object, its validator): the one nbgrader's current validator holds
 _installed = []
 
 
@@ -37,12 +42,17 @@ def validate(instance, schema):
     """``jsonschema.validate(instance, schema)``, with the schema checked once per process."""
     from jsonschema import exceptions, validators
 
-    known = _validators.get(id(schema))
-    if known is None or known[0] is not schema:
-        cls = validators.validator_for(schema)
-        cls.check_schema(schema)
-        known = _validators[id(schema)] = (schema, cls(schema))
-    error = exceptions.best_match(known[1].iter_errors(instance))
+    if _last_schema and _last_schema[0][0] is schema:
+        validator = _last_schema[0][1]
+    else:
+        text = json.dumps(schema)  # in its own key order, which can decide the error reported first
+        validator = _validators.get(text)
+        if validator is None:
+            cls = validators.validator_for(schema)
+            cls.check_schema(schema)
+            validator = _validators[text] = cls(schema)  # this first copy, kept with its validator
+        _last_schema[:] = [(schema, validator)]
+    error = exceptions.best_match(validator.iter_errors(instance))
     if error is not None:
         raise error
 

@@ -60,7 +60,6 @@ upload: autograder/pipeline/collect.py reads it, trusting only the LMS's own nam
 import argparse
 import collections
 import ctypes
-import dataclasses
 import io
 import json
 import os
@@ -332,20 +331,16 @@ def feedback(course, workers=1):
 # ---------------------------------------------------------------- outputs
 
 
-def gather(course, keys, notes):
-    """The cohort as plain data: gradebook scores, late seconds and the graded records."""
-    from autograder.grading.answers import answer_cells
-    from autograder.grading.checks import all_checks
+def learner_entries(course, keys, scores, cells, answer_grades):
+    """(student, {assignment: Entry}) for every learner of ``scores``, one learner at a time, in ``scores``' order.
 
-    answer_grades = answer_cells()
+    ``scores`` is the gradebook's {student: {assignment: (score, late seconds, penalty)}}. Each
+    learner's graded records are read from the cache as that learner comes up, and are
+    theirs alone: nothing of one learner is kept for the next.
+    """
     problems = course.problems()
-    most, scores = course.gradebook_scores()
-    cells = {assignment: points for assignment, (points, _tests) in course.grade_cells().items()}
-    cohort_lessons = [cohort_report.Lesson(l.assignment, l.notebook, most[l.assignment]) for l in LESSONS]
-    timed = "seconds" in {f.name for f in dataclasses.fields(cohort_report.Entry)}  # the report's grading times
-    learners = {}
     for student, handed_in in scores.items():
-        learners[student] = {}
+        entries = {}
         for lesson in LESSONS:
             if lesson.assignment not in handed_in:
                 continue
@@ -360,7 +355,7 @@ def gather(course, keys, notes):
                 seconds = seconds_of(course, keys[relative])
             record = record or {"checks": [], "cells": {}, "results": {}}
             answers = {g: not c["errors"] for g, c in record["cells"].items() if g in answer_grades}
-            learners[student][lesson.assignment] = cohort_report.Entry(
+            entries[lesson.assignment] = cohort_report.Entry(
                 status="unreadable" if problem else "graded",
                 score=score,
                 late_seconds=late_seconds,
@@ -369,24 +364,45 @@ def gather(course, keys, notes):
                 checks=record["checks"],
                 answers=answers,
                 results=record["results"],
-                **({"seconds": seconds} if timed else {}),
+                seconds=seconds,
             )
+        yield student, entries
+
+
+def write_results(course, student, entries):
+    """results/<student>/<assignment>.json of one learner's hand-ins, each rewritten only when it changes."""
+    for assignment, entry in entries.items():
+        results = dict(entry.results, late_seconds=round(entry.late_seconds, 1), late_penalty=entry.penalty)
+        path = course.root / "results" / student / f"{assignment}.json"
+        write_if_changed(path, json.dumps(results, indent=2, sort_keys=True) + "\n")
+
+
+def write_outputs(course, keys, notes):
+    """grades.csv, checks.csv, results/*.json and cohort_report.html, each rewritten only when it changes.
+
+    The cohort is streamed: learner after learner, their records are read, their results
+    files written and their row added to the report (cohort_report.Report), then the records
+    are let go. Returns the Cohort of every learner's row (scores, lateness, problems), without
+    the records.
+    """
+    from autograder.grading.answers import answer_cells
+    from autograder.grading.checks import all_checks
+
+    course.export_grades()  # what `nbgrader export` writes
+    answer_grades = answer_cells()
+    most, scores = course.gradebook_scores()
+    cells = {assignment: points for assignment, (points, _tests) in course.grade_cells().items()}
+    lessons = [cohort_report.Lesson(l.assignment, l.notebook, most[l.assignment]) for l in LESSONS]
     checks = [(c.id, c.function, c.points) for c in all_checks()]
     rules = {c.id: c.rule for c in all_checks()}
     answer_ids = [g for l in LESSONS for g in cells[l.assignment] if g in answer_grades]
-    return cohort_report.Cohort(cohort_lessons, checks, answer_ids, learners, notes, rules=rules)
-
-
-def write_outputs(course, cohort):
-    """grades.csv, checks.csv, results/*.json and cohort_report.html, each rewritten only when it changes."""
-    course.export_grades()  # what `nbgrader export` writes
-    write_if_changed(course.root / "checks.csv", cohort_report.checks_csv(cohort))
-    write_if_changed(course.root / "cohort_report.html", cohort_report.html_page(cohort))
-    for student, entries in cohort.learners.items():
-        for assignment, entry in entries.items():
-            results = dict(entry.results, late_seconds=round(entry.late_seconds, 1), late_penalty=entry.penalty)
-            path = course.root / "results" / student / f"{assignment}.json"
-            write_if_changed(path, json.dumps(results, indent=2, sort_keys=True) + "\n")
+    report = cohort_report.Report(lessons, checks, answer_ids, notes, rules=rules)
+    for student, entries in learner_entries(course, keys, scores, cells, answer_grades):
+        write_results(course, student, entries)
+        report.add(student, entries)
+    write_if_changed(course.root / "checks.csv", report.checks_csv())
+    write_if_changed(course.root / "cohort_report.html", report.html_page())
+    return report.cohort
 
 
 def missing_report(cohort):
@@ -446,9 +462,8 @@ def run(out="out", submissions=None, zip_file=None, assignment=None, workers=WOR
     unfinished = feedback(course, workers)
     if unfinished:
         stream.write(f"no feedback for {', '.join(unfinished)}; see {course.logs / 'generate_feedback.log'}\n")
-    cohort = gather(course, keys, notes)
+    cohort = write_outputs(course, keys, notes)
     cohort.regraded = sorted(tried)
-    write_outputs(course, cohort)
     return cohort
 
 

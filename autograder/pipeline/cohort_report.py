@@ -6,6 +6,7 @@ no clock, no machine names, so a regrade of the same cohort writes the same file
 """
 
 import csv
+import dataclasses
 import functools
 import io
 import statistics
@@ -128,16 +129,7 @@ def checks_csv(cohort):
     column, problems, says what went wrong with the learner's hand-ins (unreadable, not
     handed in as the lesson notebook, skipped files).
     """
-    rows = [["student_id"] + [check_id for check_id, _f, _p in cohort.checks] + list(cohort.answers) + ["problems"]]
-    for student in sorted(cohort.learners):
-        earned, answered = {}, {}
-        for entry in cohort.learners[student].values():
-            earned.update({c["id"]: c["score"] for c in entry.checks})
-            answered.update(entry.answers)
-        row = [student] + [_g(earned[c]) if c in earned else "" for c, _f, _p in cohort.checks]
-        row += ["" if a not in answered else ("1" if answered[a] else "0") for a in cohort.answers]
-        rows.append(row + [" | ".join(problems_of(cohort, student))])
-    return csv_text(rows)
+    return Report.of(cohort).checks_csv()
 
 
 # ---------------------------------------------------------------- the report page
@@ -145,33 +137,16 @@ def checks_csv(cohort):
 
 def check_rates(cohort):
     """[(check id, function, points, passed, tried)]: a check is tried by every notebook it grades."""
-    rates = []
-    for check_id, function, points in cohort.checks:
-        results = [c["passed"] for e in _entries(cohort) for c in e.checks if c["id"] == check_id]
-        rates.append((check_id, function, points, sum(results), len(results)))
-    return rates
+    return Report.of(cohort).check_rates()
 
 
 def answer_rates(cohort):
-    rates = []
-    for grade_id in cohort.answers:
-        results = [e.answers[grade_id] for e in _entries(cohort) if grade_id in e.answers]
-        rates.append((grade_id, sum(results), len(results)))
-    return rates
+    return Report.of(cohort).answer_rates()
 
 
 def misconceptions(cohort):
     """[(misconception, function, learners)], most learners first."""
-    seen = Counter()
-    who = {}
-    for student in sorted(cohort.learners):
-        named = {(c["misconception"], c["function"]) for e in cohort.learners[student].values() for c in e.checks
-                 if c["misconception"]}
-        for key in named:
-            seen[key] += 1
-            who.setdefault(key, []).append(student)
-    ranked = sorted(seen.items(), key=lambda item: (-item[1], item[0]))
-    return [(text, function, who[(text, function)]) for (text, function), _n in ranked]
+    return Report.of(cohort).misconceptions()
 
 
 def distribution(cohort, bins=10):
@@ -181,10 +156,6 @@ def distribution(cohort, bins=10):
         share = cohort.total(student) / cohort.max_total if cohort.max_total else 0.0
         counts[min(bins - 1, int(share * bins))] += 1
     return [(100 * i // bins, 100 * (i + 1) // bins, n) for i, n in enumerate(counts)]
-
-
-def _entries(cohort):
-    return [e for student in sorted(cohort.learners) for e in cohort.learners[student].values() if e.status != "missing"]
 
 
 def feedback_link(student, lesson):
@@ -216,33 +187,120 @@ def learner_rows(cohort):
 
 def page_data(cohort, title="Cohort report"):
     """Everything the report template shows, as plain values (every string still raw: the template escapes)."""
-    totals = [cohort.total(s) for s in sorted(cohort.learners)]
-    summary = None
-    if totals:
-        summary = {"learners": len(totals), "max": _g(cohort.max_total), "mean": f"{statistics.mean(totals):.1f}",
-                   "median": _g(statistics.median(totals)), "lowest": _g(min(totals)), "highest": _g(max(totals))}
-    hardest = sorted(check_rates(cohort), key=lambda r: (r[3] / (r[4] or 1), r[0]))
-    items = item_analysis.analyse(cohort)
-    flagged = {flag: [row for row in items if row["flag"] == flag] for flag in ("all_pass", "all_fail", "low", "negative")}
-    learners = learner_rows(cohort)
-    return {
-        "title": title,
-        "summary": summary,
-        "histogram": charts.histogram(distribution(cohort)),
-        "pass_rates": charts.pass_rates([(c, passed, tried, cohort.rules.get(c, "")) for c, _f, _p, passed, tried in hardest]),
-        "items": items,
-        "flagged": flagged,
-        "min_learners": item_analysis.MIN_LEARNERS,
-        "low_index": item_analysis.LOW_INDEX,
-        "index_sentence": item_analysis.INDEX_SENTENCE,
-        "misconceptions": misconceptions(cohort),
-        "flagged_learners": [{"student": s, "remarks": remarks(cohort, s), "problems": problems_of(cohort, s)}
-                             for s in sorted(cohort.learners) if remarks(cohort, s) or problems_of(cohort, s)],
-        "unattributed": [n for n in cohort.notes if not any(n.startswith(f"{s}/") for s in cohort.learners)],
-        "lessons": [lesson.assignment for lesson in cohort.lessons],
-        "learners": learners,
-        "timed": any(row["seconds"] for row in learners),
-    }
+    return Report.of(cohort).page_data(title)
+
+
+class Report:
+    """checks.csv and the report page, built one learner at a time: ``add`` each learner in student order.
+
+    A learner's records (their checks, answers and results) are read as they are added
+    and only their row is kept: the learner's scores and remarks (an Entry without its
+    records, in ``cohort``), their checks.csv line, and the tallies of the report (pass
+    counts, who showed which misconception, one outcome per item of the item analysis).
+    So the batch (autograder/pipeline/batch.py) never holds the records of the whole
+    cohort; ``Report.of`` builds the same from a Cohort that holds them.
+    """
+
+    def __init__(self, lessons, checks, answers, notes=(), rules=None):
+        self.cohort = Cohort(list(lessons), list(checks), list(answers), {}, list(notes), rules=dict(rules or {}))
+        self._checks = {check_id: [0, 0] for check_id, _f, _p in self.cohort.checks}  # id: [passed, tried]
+        self._answers = {grade_id: [0, 0] for grade_id in self.cohort.answers}
+        self._seen = Counter()  # (misconception, function): learners who showed it
+        self._who = {}  # (misconception, function): those learners, in student order
+        self._items = item_analysis.Items(self.cohort.checks, self.cohort.answers)
+        self._csv = io.StringIO()
+        self._csv.write(csv_text([["student_id"] + [c for c, _f, _p in self.cohort.checks] + self.cohort.answers
+                                  + ["problems"]]))
+
+    @classmethod
+    def of(cls, cohort):
+        """The Report of a Cohort whose entries hold their records."""
+        report = cls(cohort.lessons, cohort.checks, cohort.answers, cohort.notes, cohort.rules)
+        for student in sorted(cohort.learners):
+            report.add(student, cohort.learners[student])
+        return report
+
+    def add(self, student, entries):
+        """One learner's {assignment: Entry}, records included; keeps their row, never the records."""
+        cohort = self.cohort
+        if cohort.learners and student <= next(reversed(cohort.learners)):
+            raise ValueError(f"learners must come in student order: {student!r} after {next(reversed(cohort.learners))!r}")
+        cohort.learners[student] = {assignment: dataclasses.replace(entry, checks=[], answers={}, results={})
+                                    for assignment, entry in entries.items()}
+        earned, answered, named = {}, {}, set()
+        for entry in entries.values():
+            earned.update({c["id"]: c["score"] for c in entry.checks})
+            answered.update(entry.answers)
+            named.update((c["misconception"], c["function"]) for c in entry.checks if c["misconception"])
+            if entry.status == "missing":
+                continue
+            for c in entry.checks:
+                if c["id"] in self._checks:
+                    self._checks[c["id"]][0] += c["passed"]
+                    self._checks[c["id"]][1] += 1
+            for grade_id, passed in entry.answers.items():
+                if grade_id in self._answers:
+                    self._answers[grade_id][0] += passed
+                    self._answers[grade_id][1] += 1
+        for key in named:
+            self._seen[key] += 1
+            self._who.setdefault(key, []).append(student)
+        self._items.add(student, entries, cohort.total(student))
+        row = [student] + [_g(earned[c]) if c in earned else "" for c, _f, _p in cohort.checks]
+        row += ["" if a not in answered else ("1" if answered[a] else "0") for a in cohort.answers]
+        self._csv.write(csv_text([row + [" | ".join(problems_of(cohort, student))]]))
+
+    def checks_csv(self):
+        """checks.csv's text: the header and every learner's row added so far."""
+        return self._csv.getvalue()
+
+    def check_rates(self):
+        """[(check id, function, points, passed, tried)]: a check is tried by every notebook it grades."""
+        return [(c, function, points, *self._checks[c]) for c, function, points in self.cohort.checks]
+
+    def answer_rates(self):
+        return [(grade_id, *self._answers[grade_id]) for grade_id in self.cohort.answers]
+
+    def misconceptions(self):
+        """[(misconception, function, learners)], most learners first."""
+        ranked = sorted(self._seen.items(), key=lambda item: (-item[1], item[0]))
+        return [(text, function, self._who[(text, function)]) for (text, function), _n in ranked]
+
+    def page_data(self, title="Cohort report"):
+        """Everything the report template shows, as plain values (every string still raw: the template escapes)."""
+        cohort = self.cohort
+        totals = [cohort.total(s) for s in sorted(cohort.learners)]
+        summary = None
+        if totals:
+            summary = {"learners": len(totals), "max": _g(cohort.max_total), "mean": f"{statistics.mean(totals):.1f}",
+                       "median": _g(statistics.median(totals)), "lowest": _g(min(totals)), "highest": _g(max(totals))}
+        hardest = sorted(self.check_rates(), key=lambda r: (r[3] / (r[4] or 1), r[0]))
+        items = self._items.rows()
+        flagged = {flag: [row for row in items if row["flag"] == flag] for flag in ("all_pass", "all_fail", "low", "negative")}
+        learners = learner_rows(cohort)
+        return {
+            "title": title,
+            "summary": summary,
+            "histogram": charts.histogram(distribution(cohort)),
+            "pass_rates": charts.pass_rates([(c, passed, tried, cohort.rules.get(c, ""))
+                                             for c, _f, _p, passed, tried in hardest]),
+            "items": items,
+            "flagged": flagged,
+            "min_learners": item_analysis.MIN_LEARNERS,
+            "low_index": item_analysis.LOW_INDEX,
+            "index_sentence": item_analysis.INDEX_SENTENCE,
+            "misconceptions": self.misconceptions(),
+            "flagged_learners": [{"student": s, "remarks": remarks(cohort, s), "problems": problems_of(cohort, s)}
+                                 for s in sorted(cohort.learners) if remarks(cohort, s) or problems_of(cohort, s)],
+            "unattributed": [n for n in cohort.notes if not any(n.startswith(f"{s}/") for s in cohort.learners)],
+            "lessons": [lesson.assignment for lesson in cohort.lessons],
+            "learners": learners,
+            "timed": any(row["seconds"] for row in learners),
+        }
+
+    def html_page(self, title="Cohort report"):
+        """The cohort report page (templates/cohort_report.html.j2)."""
+        return environment().get_template("cohort_report.html.j2").render(self.page_data(title))
 
 
 @functools.lru_cache(maxsize=1)
@@ -262,4 +320,4 @@ def environment():
 
 def html_page(cohort, title="Cohort report"):
     """The cohort report page (templates/cohort_report.html.j2)."""
-    return environment().get_template("cohort_report.html.j2").render(page_data(cohort, title))
+    return Report.of(cohort).html_page(title)

@@ -9,11 +9,10 @@ that every learner passes, or every learner fails, measures nothing in this coho
 one whose index is low (or negative) passes strong and weak learners alike (or
 favours the weak), and is worth a second look.
 
-Pure functions of plain data: cohort_report.Cohort in, dicts out.
+Plain data in (cohort_report.Cohort, or one learner at a time through Items), dicts out.
 """
 
 import math
-from dataclasses import dataclass, field
 
 MIN_LEARNERS = 10  # fewer learners than this: no index, a note instead
 LOW_INDEX = 0.2  # an index below this discriminates poorly (a common rule of thumb)
@@ -25,33 +24,55 @@ INDEX_SENTENCE = (
 )
 
 
-@dataclass
-class Item:
-    kind: str  # "check" or "answer"
-    id: str  # check id or answer grade id
-    function: str = ""  # a check's function; "" for an answer cell
-    points: float = 0.0  # a check's points; an answer cell's are its own
-    outcomes: dict = field(default_factory=dict)  # student id -> passed (bool), learners who were graded on it
+class Items:
+    """Every item's outcomes, taken one learner at a time, in student order: ``add`` each, then ``rows``.
 
+    A learner leaves one byte and a reference to their total per item they were graded on, never their
+    records, so a cohort's records need not be held together (autograder/pipeline/batch.py
+    streams them). Learners must come in student order: that is the order the index sums in.
+    """
 
-def items_of(cohort):
-    """[Item] for every hidden check, then every answer cell, with each graded learner's outcome."""
-    found = [Item("check", check_id, function, points) for check_id, function, points in cohort.checks]
-    found += [Item("answer", grade_id) for grade_id in cohort.answers]
-    by_id = {(item.kind, item.id): item for item in found}
-    for student in sorted(cohort.learners):
-        for entry in cohort.learners[student].values():
+    def __init__(self, checks, answers):
+        self.items = [("check", check_id, function, points) for check_id, function, points in checks]
+        self.items += [("answer", grade_id, "", 0.0) for grade_id in answers]
+        self._outcomes = {}  # (kind, id): bytearray, passed (1) or failed (0), one per learner graded on it
+        self._totals = {}  # (kind, id): those learners' totals (one float each), in the same order
+        for kind, item_id, _function, _points in self.items:
+            self._outcomes[(kind, item_id)] = bytearray()
+            self._totals[(kind, item_id)] = []
+        self._last = None
+
+    def add(self, student, entries, total):
+        """One learner: their {assignment: Entry} (with checks and answers) and their total score."""
+        if self._last is not None and student <= self._last:
+            raise ValueError(f"learners must come in student order: {student!r} after {self._last!r}")
+        self._last = student
+        passed = {}  # (kind, id): this learner's outcome; a later lesson's outcome wins, as one per learner
+        for entry in entries.values():
             if entry.status == "missing":
                 continue
             for check in entry.checks:
-                item = by_id.get(("check", check["id"]))
-                if item is not None:
-                    item.outcomes[student] = bool(check["passed"])
-            for grade_id, passed in entry.answers.items():
-                item = by_id.get(("answer", grade_id))
-                if item is not None:
-                    item.outcomes[student] = bool(passed)
-    return found
+                if ("check", check["id"]) in self._outcomes:
+                    passed[("check", check["id"])] = bool(check["passed"])
+            for grade_id, ok in entry.answers.items():
+                if ("answer", grade_id) in self._outcomes:
+                    passed[("answer", grade_id)] = bool(ok)
+        for key, ok in passed.items():
+            self._outcomes[key].append(ok)
+            self._totals[key].append(total)
+
+    def rows(self, min_learners=MIN_LEARNERS):
+        """One row per item, in checks.csv's order: kind, id, function, points, passed, tried, index, flag, says."""
+        rows = []
+        for kind, item_id, function, points in self.items:
+            outcomes = [bool(ok) for ok in self._outcomes[(kind, item_id)]]
+            totals = list(self._totals[(kind, item_id)])
+            passed, tried = sum(outcomes), len(outcomes)
+            index = point_biserial(outcomes, totals) if tried >= min_learners else None
+            flag, says = verdict(passed, tried, index, min_learners)
+            rows.append({"kind": kind, "id": item_id, "function": function, "points": points,
+                         "passed": passed, "tried": tried, "index": index, "flag": flag, "says": says})
+        return rows
 
 
 def point_biserial(outcomes, totals):
@@ -94,14 +115,7 @@ def verdict(passed, tried, index, min_learners=MIN_LEARNERS):
 
 def analyse(cohort, min_learners=MIN_LEARNERS):
     """One row per item, in checks.csv's order: kind, id, function, points, passed, tried, index, flag, says."""
-    rows = []
-    for item in items_of(cohort):
-        students = sorted(item.outcomes)
-        outcomes = [item.outcomes[s] for s in students]
-        totals = [cohort.total(s) for s in students]
-        passed, tried = sum(outcomes), len(outcomes)
-        index = point_biserial(outcomes, totals) if tried >= min_learners else None
-        flag, says = verdict(passed, tried, index, min_learners)
-        rows.append({"kind": item.kind, "id": item.id, "function": item.function, "points": item.points,
-                     "passed": passed, "tried": tried, "index": index, "flag": flag, "says": says})
-    return rows
+    items = Items(cohort.checks, cohort.answers)
+    for student in sorted(cohort.learners):
+        items.add(student, cohort.learners[student], cohort.total(student))
+    return items.rows(min_learners)

@@ -21,14 +21,13 @@ from autograder.nbgrader.course_folder import Course
 from autograder.pipeline import batch, handins
 
 # The batch's steps, as batch.run calls them: (step, owner, attribute). Wrapped while a batch runs
-# so each one's wall time adds up under its step; "reports" is the cohort's data and every export.
+# so each one's wall time adds up under its step; "reports" is every export, the cohort streamed through them.
 STEPS = (
     ("course + generate_assignment", Course, "prepare"),
     ("mirror hand-ins", handins, "mirror"),
     ("hidden checks", batch, "pregrade"),
     ("nbgrader autograde", batch, "autograde"),
     ("nbgrader feedback", batch, "feedback"),
-    ("exports + reports", batch, "gather"),
     ("exports + reports", batch, "write_outputs"),
 )
 
