@@ -4,8 +4,8 @@
 
 Runs autograder.pipeline.batch.run on SUBMISSIONS into OUT (which should not exist yet) and
 prints one JSON line: the wall seconds and each step's, the batch process's own peak resident
-set size (nbgrader's steps run in it, through nbgrader's Python API) and its peak as each step
-ended, its resident set size at the end, and the largest peak of the processes it waited for
+set size (nbgrader's steps run in it, through nbgrader's Python API), its peak and its resident
+set size as each step ended, its resident set size at the end, and the largest peak of the processes it waited for
 (the pool's workers, which start the sandboxes), in MiB. A fresh
 process per batch keeps one measurement from inheriting another's peak.
 """
@@ -65,10 +65,11 @@ def own_peak_mib():
 
 
 @contextlib.contextmanager
-def timed_steps(steps=STEPS, peaks=None):
+def timed_steps(steps=STEPS, peaks=None, sizes=None):
     """While in the block, each step's calls add their wall seconds to the yielded {step: seconds}.
 
-    ``peaks``, a dict when given, gets {step: peak RSS of this process in MiB once the step ended}.
+    ``peaks``, a dict when given, gets {step: peak RSS of this process in MiB once the step ended};
+    ``sizes`` gets {step: its RSS then}, which shows what a step kept even below an earlier peak.
     """
     seconds = {}
     originals = [(owner, name, getattr(owner, name)) for _step, owner, name in steps]
@@ -82,6 +83,8 @@ def timed_steps(steps=STEPS, peaks=None):
                 seconds[step] = seconds.get(step, 0.0) + time.perf_counter() - started
                 if peaks is not None:
                     peaks[step] = own_peak_mib()
+                if sizes is not None:
+                    sizes[step] = current_mib()
         return call
 
     for (step, _owner, _name), (owner, name, function) in zip(steps, originals):
@@ -95,8 +98,8 @@ def timed_steps(steps=STEPS, peaks=None):
 
 def measure(out, submissions, workers, stream=None):
     started = time.perf_counter()
-    peaks = {"start": own_peak_mib()}
-    with timed_steps(peaks=peaks) as steps:
+    peaks, sizes = {"start": own_peak_mib()}, {"start": current_mib()}
+    with timed_steps(peaks=peaks, sizes=sizes) as steps:
         cohort = batch.run(out=out, submissions=submissions, workers=workers, stream=stream)
     total = time.perf_counter() - started
     steps["other"] = max(0.0, total - sum(steps.values()))
@@ -104,6 +107,7 @@ def measure(out, submissions, workers, stream=None):
         "seconds": total,
         "steps": steps,
         "peaks_mib": peaks,
+        "rss_mib": sizes,
         "end_mib": current_mib(),
         "handins": len(cohort.regraded),
         "learners": len(cohort.learners),
