@@ -13,8 +13,6 @@ from autograder.grading.submission import Chunk, Submission
 from solutions import graph as reference_module
 
 SLOW_MARGIN, SLOW_SLACK = 25.0, 0.25  # linear_time: at most 25x the reference's CPU time + 0.25 s
-STRUCK_SECONDS = 1.0  # per-call limit for a function after it has timed out once
-STRUCK_LARGE_SECONDS = 5.0  # and for its calls on the largest graphs
 HARD = ("timeout", "died")  # failures that stop a property check at once: no shrinking through hangs or crashes
 
 
@@ -67,12 +65,13 @@ class Runner:
 
     def __init__(self, sandbox):
         self.sandbox = sandbox
-        self.struck = set()  # functions that timed out once: later small calls get STRUCK_SECONDS
+        self.struck = set()  # functions that timed out once: later calls get the limits' struck seconds
 
     def call(self, case):
         seconds = case.seconds or None
         if case.fn in self.struck:  # it hung before: a right answer would not need long now either
-            seconds = min(seconds or STRUCK_SECONDS, STRUCK_LARGE_SECONDS)
+            limits = self.sandbox.limits
+            seconds = min(seconds or limits.struck_call_seconds, limits.struck_large_call_seconds)
         reply = self.sandbox.call(case.fn, list(case.args), case.kwargs, seconds=seconds, built=case.built, **case.flags)
         if reply.get("status") == "timeout":
             self.struck.add(case.fn)

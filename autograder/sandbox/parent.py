@@ -47,6 +47,8 @@ CONTAINERS, NUMBERS = {dict, list}, {int, float}  # exact types
 @dataclass(frozen=True)
 class Limits:
     call_seconds: float = 10.0  # wall clock per call, unless a check asks for more
+    struck_call_seconds: float = 1.0  # per call of a function that has timed out once: a right answer needs far less
+    struck_large_call_seconds: float = 5.0  # and for its calls that ask for more (the largest graphs)
     load_seconds: float = 10.0  # wall clock to run the learner's cells or module
     submission_seconds: float = 60.0  # wall clock for every call, load and restart of one submission together
     cpu_seconds: int = 300  # CPU time over the child's whole life

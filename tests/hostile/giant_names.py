@@ -1,9 +1,9 @@
-"""Answers with enormous names: megabyte keys from evaluate and backward, a 9,000-character name from users_of, so no message may quote them whole."""
+"""Answers with enormous names: 200,000-character keys from evaluate and backward, a 9,000-character name from users_of, so no message may quote them whole."""
 
 EXPECTED = {"evaluate": 0, "inputs_of": 10, "users_of": 0, "backward": 0}
 
 
-HUGE = "n" * 2_000_000  # far over what a reply may hold in one string
+HUGE = "n" * 200_000  # far over what a reply may hold in one string
 LONG = "m" * 9_000  # under that, so the judge must cut what it quotes
 
 
