@@ -25,9 +25,9 @@ __all__ = ["NOTEBOOKS", "REFERENCE", "REFERENCE_SOURCE", "ROOT", "STUB_SOURCE", 
 # The files whose module fixtures take longest, longest first. make test hands whole files to its
 # workers in collection order, so these start first and the short files fill in around them.
 LONGEST_FIRST = (
-    "test_zoo.py", "test_cli_parity.py", "test_release.py", "test_adversarial.py", "test_batch_kill.py",
+    "test_cli_parity.py", "test_zoo.py", "test_adversarial.py", "test_release.py", "test_batch_kill.py",
     "test_sandbox_bounds.py", "test_notebooks.py", "test_hostile_handins.py", "test_nbgrader_glue.py",
-    "test_jobs.py", "test_batch.py", "test_cli.py", "test_gradescope.py",
+    "test_jobs.py", "test_cli.py", "test_foundation.py", "test_pictures.py", "test_gradescope.py", "test_batch.py",
 )
 
 
