@@ -22,7 +22,7 @@ $(READY): pyproject.toml
 
 # The suite runs on every core, one test file per worker: a file's module fixtures (a graded cohort,
 # the hostile files, the zoo) are built once, in the worker that runs its tests.
-PARALLEL := -n auto --dist loadfile
+PARALLEL := -n auto --dist loadfile --no-loadscope-reorder
 
 ## make test: the kit's own suite (reference, stubs, notebooks, hidden checks, zoo, nbgrader, batch)
 test: $(READY)
