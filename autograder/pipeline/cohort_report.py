@@ -135,20 +135,6 @@ def checks_csv(cohort):
 # ---------------------------------------------------------------- the report page
 
 
-def check_rates(cohort):
-    """[(check id, function, points, passed, tried)]: a check is tried by every notebook it grades."""
-    return Report.of(cohort).check_rates()
-
-
-def answer_rates(cohort):
-    return Report.of(cohort).answer_rates()
-
-
-def misconceptions(cohort):
-    """[(misconception, function, learners)], most learners first."""
-    return Report.of(cohort).misconceptions()
-
-
 def distribution(cohort, bins=10):
     """How many learners' totals fall in each tenth of the maximum: [(low %, high %, count)]."""
     counts = [0] * bins
@@ -184,10 +170,6 @@ def learner_rows(cohort):
                      "seconds": _seconds(seconds) if seconds > 0 else ""})
     return rows
 
-
-def page_data(cohort, title="Cohort report"):
-    """Everything the report template shows, as plain values (every string still raw: the template escapes)."""
-    return Report.of(cohort).page_data(title)
 
 
 class Report:
