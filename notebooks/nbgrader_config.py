@@ -34,11 +34,18 @@ c.GenerateAssignment.preprocessors = [
 # `nbgrader autograde` does not start a kernel: where nbgrader's default list has Execute,
 # autograder.nbgrader.hidden_checks.HiddenChecks grades the notebook's code with the hidden checks
 # (autograder/grading/checks/) in the sandbox and writes each grade cell's score and teaching
-# messages as its outputs. Every other step of nbgrader's list stays, SaveAutoGrades included.
-c.Autograde.autograde_preprocessors = [
-    "autograder.nbgrader.hidden_checks.HiddenChecks" if step is Execute else step
-    for step in Autograde.class_traits()["autograde_preprocessors"].default()
-]
+# messages as its outputs. Every other step of nbgrader's lists stays. Two run as subclasses that
+# read the notebook's gradebook rows in a few queries instead of a few per cell, and SaveAutoGrades'
+# subclass commits once per notebook; what they check and save is nbgrader's own.
+from nbgrader.preprocessors import OverwriteCells, SaveAutoGrades  # noqa: E402
+
+_IN_PLACE_OF = {
+    Execute: "autograder.nbgrader.hidden_checks.HiddenChecks",
+    OverwriteCells: "autograder.nbgrader.overwrite_cells.OverwriteCellsReadOnce",
+    SaveAutoGrades: "autograder.nbgrader.save_grades.SaveAutoGradesAtOnce",
+}
+for _steps in ("sanitize_preprocessors", "autograde_preprocessors"):
+    c.Autograde[_steps] = [_IN_PLACE_OF.get(step, step) for step in Autograde.class_traits()[_steps].default()]
 # Graded records and unreadable notebooks, written by `make grade`; empty means grade on the spot.
 c.HiddenChecks.cache_dir = ""
 # A grade cell the learner deleted is put back, so every grade cell gets a score.

@@ -228,14 +228,24 @@ def test_unreadable_notebook_scores_zero_with_its_message(gradebook, tmp_path):
 
 
 def test_course_config_swaps_execute_for_hidden_checks():
-    """The committed config keeps nbgrader's autograde steps in order, with HiddenChecks where Execute was."""
+    """The committed config keeps nbgrader's autograde steps in order: HiddenChecks where Execute was, and
+    where OverwriteCells and SaveAutoGrades were, their subclasses that read a notebook's rows at once."""
     from nbgrader.converters.autograde import Autograde
-    from nbgrader.preprocessors import Execute
+    from nbgrader.preprocessors import Execute, OverwriteCells, SaveAutoGrades
 
     config = PyFileConfigLoader("nbgrader_config.py", path=str(NOTEBOOKS)).load_config()
-    steps = config.Autograde.autograde_preprocessors
-    default = Autograde.class_traits()["autograde_preprocessors"].default()
-    assert steps == ["autograder.nbgrader.hidden_checks.HiddenChecks" if s is Execute else s for s in default]
+    swapped = {
+        Execute: "autograder.nbgrader.hidden_checks.HiddenChecks",
+        OverwriteCells: "autograder.nbgrader.overwrite_cells.OverwriteCellsReadOnce",
+        SaveAutoGrades: "autograder.nbgrader.save_grades.SaveAutoGradesAtOnce",
+    }
+    for steps in ("sanitize_preprocessors", "autograde_preprocessors"):
+        default = Autograde.class_traits()[steps].default()
+        assert config.Autograde[steps] == [swapped.get(s, s) for s in default]
+    from autograder.nbgrader.overwrite_cells import OverwriteCellsReadOnce
+    from autograder.nbgrader.save_grades import SaveAutoGradesAtOnce
+
+    assert issubclass(OverwriteCellsReadOnce, OverwriteCells) and issubclass(SaveAutoGradesAtOnce, SaveAutoGrades)
     assert config.GenerateFeedback.preprocessors[0] == "autograder.nbgrader.hide_hidden_tests.HideHiddenTests"
     assert set(config.Deadlines.due) == {lesson.assignment for lesson in LESSONS}
 
@@ -265,3 +275,68 @@ def test_nbgrader_commands_work_on_the_course_configuration(tmp_path):
     assert collected == 0, log
     for student in ("ada", "alan"):
         assert (course / "submitted" / student / LESSON1.assignment / LESSON1.notebook).is_file(), log
+
+
+def _handed_in_steps(db_url, nb, overwrite, save, manual):
+    """Run ``overwrite`` then ``save`` (OverwriteCells and SaveAutoGrades, or the kit's subclasses) on a hand-in
+    of lesson 1 by "ada", one of whose grades an instructor scored by hand before; the notebook and every saved row."""
+    from nbgrader.api import Comment, Grade
+
+    notebook = Path(LESSON1.notebook).stem
+    with Gradebook(db_url) as gb:
+        gb.update_or_create_student("ada")
+        gb.add_submission(LESSON1.assignment, "ada")
+        gb.find_grade(manual, notebook, LESSON1.assignment, "ada").manual_score = 1.0
+        gb.db.commit()
+    resources = {"nbgrader": {"notebook": notebook, "assignment": LESSON1.assignment, "student": "ada", "db_url": db_url}}
+    node = nbformat.reads(json.dumps(nb), as_version=4)
+    node, resources = overwrite(add_missing_cells=True).preprocess(node, resources)
+    node, resources = save().preprocess(node, resources)
+    with Gradebook(db_url) as gb:
+        rows = sorted(
+            (kind.__name__, row.name, getattr(row, "auto_score", None), getattr(row, "manual_score", None),
+             getattr(row, "needs_manual_grade", None), getattr(row, "auto_comment", None))
+            for kind in (Grade, Comment) for row in gb.db.query(kind)
+        )
+    written = json.loads(nbformat.writes(node))
+    for cell in written["cells"]:
+        cell.pop("id", None)  # a grade cell put back gets a new random id
+    return written, rows
+
+
+@pytest.mark.slow
+def test_read_once_steps_change_and_save_exactly_what_nbgrader_does(tmp_path):
+    """OverwriteCells and SaveAutoGrades, stock and as the course config runs them, on the same hand-in.
+
+    The hand-in deleted a grade cell, changed another's points, edited a locked cell, failed one grade cell
+    and left a solution cell untouched; an instructor had scored one cell by hand. The notebook written and
+    every grade and comment row saved are the same either way.
+    """
+    from nbgrader.preprocessors import OverwriteCells, SaveAutoGrades
+
+    from autograder.nbgrader.overwrite_cells import OverwriteCellsReadOnce
+    from autograder.nbgrader.save_grades import SaveAutoGradesAtOnce
+
+    course = prepared_course(tmp_path / "course")
+    nb = json.loads((course.root / "release" / LESSON1.assignment / LESSON1.notebook).read_text(encoding="utf-8"))
+    graded = [c for c in nb["cells"] if c.get("metadata", {}).get("nbgrader", {}).get("grade")]
+    locked = [c for c in nb["cells"] if c.get("metadata", {}).get("nbgrader", {}).get("locked")
+              and not c["metadata"]["nbgrader"].get("grade")]
+    assert len(graded) >= 4 and locked
+    nb["cells"].remove(graded[0])
+    graded[1]["metadata"]["nbgrader"]["points"] += 5
+    locked[0]["source"] = "edited by the learner"
+    code = [c for c in graded[1:] if c["cell_type"] == "code"]
+    code[0]["outputs"] = [nbformat.v4.new_output("error", ename="AssertionError", evalue="", traceback=[])]
+    manual = graded[-1]["metadata"]["nbgrader"]["grade_id"]
+    results = []
+    for overwrite, save in ((OverwriteCells, SaveAutoGrades), (OverwriteCellsReadOnce, SaveAutoGradesAtOnce)):
+        db = tmp_path / f"{save.__name__}.db"
+        shutil.copy(course.root / "gradebook.db", db)
+        results.append(_handed_in_steps(f"sqlite:///{db}", nb, overwrite, save, manual))
+    (stock_nb, stock_rows), (kit_nb, kit_rows) = results
+    assert kit_nb == stock_nb
+    assert kit_rows == stock_rows
+    assert {row[4] for row in stock_rows if row[0] == "Grade"} == {True, False}  # the hand-scored cell needs review
+    assert {row[2] for row in stock_rows if row[0] == "Grade"} >= {0.0}
+    assert any(row[5] == "No response." for row in stock_rows)

@@ -15,6 +15,10 @@ hand-in although their result never changes within a batch:
   ``install`` makes the engines of one process one per database URL, without a pool: every
   ``Gradebook`` still opens its own session and connections, closed when it is done; only
   the compiled queries are kept. Engines are per process, never shared across a fork.
+- Each ``Gradebook`` asks SQLAlchemy to create any missing table, which looks each of the
+  thirteen tables up with a query of its own: about 140 queries per hand-in, a ninth of
+  autograde's time. ``create_all`` below first reads the names of the database's tables in one
+  query and, when every table is there, has nothing to create; otherwise SQLAlchemy's own runs.
 - The feedback step builds a new Jinja environment per hand-in and compiles nbconvert's
   templates again each time. ``CachedHTMLExporter`` keeps the compiled templates in a
   bytecode cache of this process, checked against each template's source.
@@ -77,6 +81,20 @@ def _engine_factory(create_engine):
     return engine
 
 
+def _create_all_factory(metadata):
+    create_all = metadata.create_all
+
+    def create_missing(bind, tables=None, checkfirst=True):
+        if tables is None and checkfirst and bind.dialect.name == "sqlite":
+            with bind.connect() as connection:
+                names = {row[0] for row in connection.exec_driver_sql("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if names >= set(metadata.tables):
+                return
+        create_all(bind=bind, tables=tables, checkfirst=checkfirst)
+
+    return create_missing
+
+
 def install():
     """Apply the measures above to nbgrader in this process (once)."""
     if _installed:
@@ -86,6 +104,7 @@ def install():
 
     nbgrader.nbgraderformat.common.jsonschema = _Jsonschema
     nbgrader.api.create_engine = _engine_factory(nbgrader.api.create_engine)
+    nbgrader.api.Base.metadata.create_all = _create_all_factory(nbgrader.api.Base.metadata)
     _installed.append(True)
 
 
