@@ -16,6 +16,7 @@ import pytest
 from autograder.authoring.stubs import stub_source
 from autograder.course.paths import NOTEBOOKS, REFERENCE, ROOT
 from autograder.nbgrader import env
+from autograder.nbgrader import speedups  # noqa: F401 -- first, as in the kit's processes: before any test imports jsonschema
 
 REFERENCE_SOURCE = REFERENCE.read_text(encoding="utf-8")
 STUB_SOURCE = stub_source(REFERENCE_SOURCE)

@@ -19,6 +19,11 @@ hand-in although their result never changes within a batch:
   thirteen tables up with a query of its own: about 140 queries per hand-in, a ninth of
   autograde's time. ``create_all`` below first reads the names of the database's tables in one
   query and, when every table is there, has nothing to create; otherwise SQLAlchemy's own runs.
+- A new gradebook records nbgrader's database version, which nbgrader learns by running the
+  ``alembic heads`` command: a new Python that imports nbgrader again, about 3 s of every cold
+  batch. ``alembic_head`` reads the same version from nbgrader's migration scripts in this
+  process (alembic's own ScriptDirectory, what that command reads), once per process; should
+  the scripts ever have more than one head, nbgrader's own way decides.
 - The feedback step builds a new Jinja environment per hand-in and compiles nbconvert's
   templates again each time. ``CachedHTMLExporter`` keeps the compiled templates in a
   bytecode cache of this process, checked against each template's source.
@@ -95,6 +100,20 @@ def _create_all_factory(metadata):
     return create_missing
 
 
+def _alembic_head_factory(get_alembic_version):
+    @functools.cache
+    def alembic_head():
+        from alembic.config import Config
+        from alembic.script import ScriptDirectory
+        from nbgrader.dbutil import _temp_alembic_ini
+
+        with _temp_alembic_ini("sqlite:////tmp/gradebook.db") as ini:  # the file nbgrader's command reads
+            heads = ScriptDirectory.from_config(Config(ini)).get_heads()
+        return heads[0] if len(heads) == 1 else get_alembic_version()
+
+    return alembic_head
+
+
 def install():
     """Apply the measures above to nbgrader in this process (once)."""
     if _installed:
@@ -105,6 +124,7 @@ def install():
     nbgrader.nbgraderformat.common.jsonschema = _Jsonschema
     nbgrader.api.create_engine = _engine_factory(nbgrader.api.create_engine)
     nbgrader.api.Base.metadata.create_all = _create_all_factory(nbgrader.api.Base.metadata)
+    nbgrader.api.get_alembic_version = _alembic_head_factory(nbgrader.api.get_alembic_version)
     _installed.append(True)
 
 

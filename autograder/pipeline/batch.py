@@ -40,8 +40,9 @@ The steps, each skipped when there is nothing new for it:
    each with nbgrader's --force (its old autograded/ and feedback/ are replaced); the
    others are left exactly as they are. A hand-in nbgrader cannot process is graded
    again as unreadable, so one bad notebook never stops the batch.
-5. nbgrader's generate_feedback for the hand-ins without feedback, then the exports and
-   reports, each file written only when its content changes.
+5. nbgrader's generate_feedback for the hand-ins without feedback: with several workers, in
+   those workers while step 4 goes on, each hand-in as soon as it is autograded. Then the
+   exports and reports, each file written only when its content changes.
 
 A killed batch (SIGKILL at any moment) is simply run again. Only this process writes to the
 gradebook, one hand-in at a time; cache/state.json marks a hand-in autograded, and then its
@@ -106,20 +107,6 @@ def _streamed(pool, work, jobs, window):
         running |= {pool.submit(work, job) for job in _take(jobs, len(finished))}
         for future in finished:
             yield future.result()
-
-
-def _in_order(pool, work, jobs, window):
-    """work(job) for every job, in pool, up to ``window`` ahead of the one whose result is yielded next, in order.
-
-    A job that raised, or whose worker died, yields nbgrader's own shape of a failed step.
-    """
-    queue = collections.deque()
-    for job in jobs:
-        queue.append(pool.submit(work, job))
-        if len(queue) >= window:
-            yield _outcome(queue.popleft())
-    while queue:
-        yield _outcome(queue.popleft())
 
 
 def _take(jobs, count):
@@ -219,14 +206,15 @@ def signatures(course, keys):
     return signed
 
 
-def autograde(course, keys, changed):
+def autograde(course, keys, changed, feedback=None):
     """nbgrader autograde on every hand-in whose files or grades changed; return (those, the ones that failed).
 
     As with nbgrader's --force, a hand-in that is autograded again loses its old
     autograded/ and feedback/ folders first; hand-ins that did not change are left alone.
     A hand-in is marked graded in state.json only once nbgrader has committed all of it,
     and its mark is saved away before nbgrader starts on it: a hand-in a kill interrupted
-    is never taken for graded.
+    is never taken for graded. Each hand-in marked graded is handed to ``feedback`` (a
+    Feedback writer whose workers write pages while the next hand-ins are autograded), if given.
     """
     wanted = signatures(course, keys)
     graded, fed = course.state["graded"], course.state["feedback"]
@@ -250,8 +238,12 @@ def autograde(course, keys, changed):
         if course.call("autograde", assignment, student, log="autograde")["success"]:
             graded[handin] = wanted[handin]
             course.save_state()
+            if feedback is not None:
+                feedback.add([handin])
         else:
             failed.add(handin)
+        if feedback is not None:
+            feedback.take(wait=False)
         bar.advance()
     bar.close()
     course.save_state()
@@ -281,51 +273,82 @@ def _feedback_job(handin):
         return {"success": False, "error": traceback.format_exc()}
 
 
-def feedback(course, workers=1):
-    """nbgrader generate_feedback for every autograded hand-in without finished feedback; return the ones that failed.
+class Feedback:
+    """nbgrader generate_feedback for hand-ins handed over as they are ready, in ``workers`` processes.
 
     Feedback counts as finished once state.json marks it so, which happens only after
     nbgrader wrote all of it: a page a kill cut off is written again. generate_feedback
     only reads the gradebook, so with several workers it runs in that many processes, each
-    with its own nbgrader API writing page after page; this process drops the marks of
-    every hand-in before any starts, takes the results in hand-in order, and alone
-    writes the log and state.json, marking each hand-in once its pages are written.
+    with its own nbgrader API writing page after page, while this process autogrades the
+    next hand-ins (the gradebook's one writer). With one worker, pages are written here, in
+    ``finish``, once autograde is done. A hand-in's mark is dropped before its page is
+    started; results are taken in the order hand-ins were handed over, and this process
+    alone writes the log and state.json, marking each hand-in once its pages are written.
     """
-    graded, fed = course.state["graded"], course.state["feedback"]
-    todo = [
-        h for h in sorted(graded)
-        if (fed.get(h) != graded[h] or not course.path("feedback", *h.split("/")).exists())
-        and course.path("autograded", *h.split("/")).exists()
-    ]
-    if not todo:
-        return []
-    course.start_log("generate_feedback")
-    if [fed.pop(handin, None) for handin in todo] != [None] * len(todo):
-        course.save_state()
-    bar = Progress("nbgrader feedback", len(todo), course.stream)
-    failed = []
-    workers = max(1, min(workers, len(todo)))
-    pool = None
-    if workers > 1:
-        pool = ProcessPoolExecutor(max_workers=workers, initializer=_feedback_worker, initargs=(os.getpid(), str(course.root)))
-        results = _in_order(pool, _feedback_job, todo, AHEAD * workers)
-    else:
-        results = (write_feedback(course, *reversed(handin.split("/"))) for handin in todo)
-    try:
-        for handin, result in zip(todo, results):
+
+    def __init__(self, course, workers=1):
+        self.course = course
+        self.workers = max(1, workers)
+        self.pool = None
+        self.queue = collections.deque()  # (hand-in, its future; None: to be written in this process)
+        self.handed = set()
+        self.failed = []
+        self.bar = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+        if self.bar is not None:
+            self.bar.close()
+
+    def add(self, handins):
+        """Start the feedback of ``handins`` (autograded, and marked so), in a worker if there are several."""
+        handins = [h for h in handins if h not in self.handed]
+        if not handins:
+            return
+        course, fed = self.course, self.course.state["feedback"]
+        if self.bar is None:
+            course.start_log("generate_feedback")
+            self.bar = Progress("nbgrader feedback", 0, course.stream)
+        self.bar.extend(len(handins))
+        if [fed.pop(handin, None) for handin in handins] != [None] * len(handins):
+            course.save_state()
+        if self.workers > 1 and self.pool is None:
+            self.pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_feedback_worker,
+                                            initargs=(os.getpid(), str(course.root)))
+        for handin in handins:
+            self.handed.add(handin)
+            self.queue.append((handin, self.pool.submit(_feedback_job, handin) if self.pool else None))
+
+    def take(self, wait=True):
+        """Mark the hand-ins whose feedback is done, in the order they were handed over; with ``wait``, all of them."""
+        course = self.course
+        graded, fed = course.state["graded"], course.state["feedback"]
+        while self.queue and (wait or (self.queue[0][1] is not None and self.queue[0][1].done())):
+            handin, future = self.queue.popleft()
             student, assignment = handin.split("/")
+            result = _outcome(future) if future is not None else write_feedback(course, assignment, student)
             if course.call("generate_feedback", assignment, student, log="generate_feedback",
                            runner=lambda step, *args: result)["success"]:
                 fed[handin] = graded[handin]
                 course.save_state()
             else:
-                failed.append(handin)
-            bar.advance()
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
-    bar.close()
-    return failed
+                self.failed.append(handin)
+            self.bar.advance()
+
+    def finish(self):
+        """Feedback for every autograded hand-in still without finished feedback; return the ones that failed."""
+        graded, fed = self.course.state["graded"], self.course.state["feedback"]
+        self.add([
+            h for h in sorted(graded)
+            if (fed.get(h) != graded[h] or not self.course.path("feedback", *h.split("/")).exists())
+            and self.course.path("autograded", *h.split("/")).exists()
+        ])
+        self.take()
+        return self.failed
 
 
 # ---------------------------------------------------------------- outputs
@@ -449,17 +472,19 @@ def run(out="out", submissions=None, zip_file=None, assignment=None, workers=WOR
         notes = collected.notes + notes
     course.remove_gone()
     keys = pregrade(course, workers)
-    tried, failed = autograde(course, keys, changed)
-    if len(failed) > 1 and failed == tried:
-        raise BatchError(f"nbgrader autograde failed on every hand-in:\n{course.log_tail('autograde')}")
-    if failed:
-        stream.write(f"nbgrader could not grade {', '.join(sorted(failed))}; grading them as unreadable notebooks\n")
-        handins.mark_unreadable(course, failed)
-        keys = pregrade(course, workers)
-        _tried, failed = autograde(course, keys, set())
-        if failed:  # even the release notebook standing in for them fails: the course setup is broken
-            raise BatchError(f"nbgrader autograde failed on release notebooks:\n{course.log_tail('autograde')}")
-    unfinished = feedback(course, workers)
+    with Feedback(course, workers) as writer:
+        alongside = writer if workers > 1 else None  # one worker: feedback after autograde, in this process
+        tried, failed = autograde(course, keys, changed, alongside)
+        if len(failed) > 1 and failed == tried:
+            raise BatchError(f"nbgrader autograde failed on every hand-in:\n{course.log_tail('autograde')}")
+        if failed:
+            stream.write(f"nbgrader could not grade {', '.join(sorted(failed))}; grading them as unreadable notebooks\n")
+            handins.mark_unreadable(course, failed)
+            keys = pregrade(course, workers)
+            _tried, failed = autograde(course, keys, set(), alongside)
+            if failed:  # even the release notebook standing in for them fails: the course setup is broken
+                raise BatchError(f"nbgrader autograde failed on release notebooks:\n{course.log_tail('autograde')}")
+        unfinished = writer.finish()
     if unfinished:
         stream.write(f"no feedback for {', '.join(unfinished)}; see {course.logs / 'generate_feedback.log'}\n")
     cohort = write_outputs(course, keys, notes)

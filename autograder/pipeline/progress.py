@@ -36,6 +36,13 @@ class Progress:
         self.bar = _Bar(total=total, desc=f"{label:<18}", unit="nb", file=self.stream if self.terminal else _Lines(self.stream),
                         dynamic_ncols=self.terminal, leave=self.terminal, **options)
 
+    def extend(self, steps):
+        """``steps`` more steps to go."""
+        self.bar.total += steps
+        if not self.terminal:
+            self.bar.miniters = max(1, self.bar.total // LOG_LINES)
+        self.bar.refresh()
+
     def advance(self, steps=1):
         self.bar.update(min(steps, self.bar.total - self.bar.n))
 

@@ -217,7 +217,7 @@ def side_by_side(work, learners):
     for workers, run in runs.items():
         label = f"kit, {workers} worker{'s' if workers > 1 else ''}"
         print(f"{label:<26}{per_learner(run['seconds'], learners):>12.2f} s{run['seconds']:>8.1f} s")
-    print("where the time goes, seconds per learner:")
+    print("where the time goes, seconds per learner (with 2 workers, feedback pages are written during autograde):")
     columns = {"stock": stock_steps, "kit x1": runs[1]["steps"], "kit x2": runs[2]["steps"]}
     for line in steps_table(columns, learners):
         print("  " + line)

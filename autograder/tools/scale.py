@@ -22,12 +22,13 @@ from autograder.pipeline import batch, handins
 
 # The batch's steps, as batch.run calls them: (step, owner, attribute). Wrapped while a batch runs
 # so each one's wall time adds up under its step; "reports" is every export, the cohort streamed through them.
+# With several workers, feedback is written alongside autograde: its step is then what is left after autograde.
 STEPS = (
     ("course + generate_assignment", Course, "prepare"),
     ("mirror hand-ins", handins, "mirror"),
     ("hidden checks", batch, "pregrade"),
     ("nbgrader autograde", batch, "autograde"),
-    ("nbgrader feedback", batch, "feedback"),
+    ("nbgrader feedback", batch.Feedback, "finish"),
     ("exports + reports", batch, "write_outputs"),
 )
 
