@@ -228,6 +228,8 @@ def autograde(course, keys, changed, feedback=None):
         return dirty, set()
     course.start_log("autograde")
     bar = Progress("nbgrader autograde", len(dirty), course.stream)
+    if feedback is not None:
+        feedback.expect(len(dirty))
     failed = set()
     for handin in sorted(dirty):
         student, assignment = handin.split("/")
@@ -294,6 +296,7 @@ class Feedback:
         self.handed = set()
         self.failed = []
         self.bar = None
+        self.expected = 0  # hand-ins announced by ``expect`` and not handed over yet: the bar counts them already
 
     def __enter__(self):
         return self
@@ -304,16 +307,28 @@ class Feedback:
         if self.bar is not None:
             self.bar.close()
 
+    def expect(self, count):
+        """``count`` hand-ins will be handed over one by one (by autograde): the progress bar counts them from now."""
+        self._count(count)
+        self.expected += count
+
+    def _count(self, more):
+        """``more`` steps on the progress bar, opened (with the log) the first time."""
+        if self.bar is None:
+            self.course.start_log("generate_feedback")
+            self.bar = Progress("nbgrader feedback", more, self.course.stream)
+        elif more:
+            self.bar.extend(more)
+
     def add(self, handins):
         """Start the feedback of ``handins`` (autograded, and marked so), in a worker if there are several."""
         handins = [h for h in handins if h not in self.handed]
         if not handins:
             return
         course, fed = self.course, self.course.state["feedback"]
-        if self.bar is None:
-            course.start_log("generate_feedback")
-            self.bar = Progress("nbgrader feedback", 0, course.stream)
-        self.bar.extend(len(handins))
+        announced = min(self.expected, len(handins))
+        self.expected -= announced
+        self._count(len(handins) - announced)
         if [fed.pop(handin, None) for handin in handins] != [None] * len(handins):
             course.save_state()
         if self.workers > 1 and self.pool is None:

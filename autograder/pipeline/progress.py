@@ -1,10 +1,12 @@
 """The batch's progress bars: tqdm on stderr, redrawn in place on a terminal, a few lines in a log."""
 
+import re
 import sys
 
 from tqdm import tqdm
 
 LOG_LINES = 4  # a stream that is not a terminal gets a line at each quarter, and one at the end
+_MOVES = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # a terminal's cursor moves, as tqdm writes them between bars
 
 
 class _Lines:
@@ -14,7 +16,7 @@ class _Lines:
         self.stream = stream
 
     def write(self, text):
-        line = text.replace("\r", "").rstrip()
+        line = _MOVES.sub("", text.replace("\r", "")).rstrip()  # no cursor moves: two open bars each write their own lines
         if line:
             self.stream.write(line + "\n")
 
