@@ -57,7 +57,7 @@ def commands(step):
 def nbgrader(root, args):
     """Run ``nbgrader ARGS`` in the course ``root``; raise StockError when it fails."""
     root = Path(root)
-    with env.command(*args, cwd=root, config_dir=root / ".jupyter",
+    with env.command(*args, cwd=root, config_dir=root / ".jupyter", stock=True,
                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as process:
         output, _ = process.communicate()
     if process.returncode != 0:
