@@ -102,22 +102,35 @@ def as_tuples(args):
     return [[(name, op, list(inputs)) for name, op, inputs in graph], *map(_fresh, rest)]
 
 
-_ANSWERS = {}  # id(case) -> (case, answer), least recently used first
+def _per_case(compute, keep=4096):
+    """``compute(case)``, worked out once for each of the ``keep`` cases used latest (the result is shared: never change it)."""
+    cache = {}  # id(case) -> (case, result), least recently used first
 
+    def remembered(case):
+        cached = cache.pop(id(case), None)
+        if cached is None or cached[0] is not case:
+            cached = (case, quiet_gc(compute, case))
+            while len(cache) >= keep:
+                del cache[next(iter(cache))]  # the one used longest ago
+        cache[id(case)] = cached  # the latest used last
+        return cached[1]
 
-def reference_answer(case, keep=4096):
-    """The reference's answer for `case` (shared: never change it), computed once for the `keep` latest cases."""
-    cached = _ANSWERS.pop(id(case), None)
-    if cached is None or cached[0] is not case:
-        cached = (case, quiet_gc(_answer, case))
-        while len(_ANSWERS) >= keep:
-            del _ANSWERS[next(iter(_ANSWERS))]  # the one used longest ago
-    _ANSWERS[id(case)] = cached  # the latest used last
-    return cached[1]
+    remembered.__doc__ = compute.__doc__
+    return remembered
 
 
 def _answer(case):
+    """The reference's answer for `case`."""
     return getattr(reference, case.fn)(*as_tuples(case.args), **case.kwargs)
+
+
+def _node_names(case):
+    """The names of the nodes of the graph `case` is called on."""
+    return frozenset(name for name, _op, _inputs in case.args[0])
+
+
+reference_answer = _per_case(_answer)
+node_names = _per_case(_node_names)
 
 
 def no_answer(case, reply):
@@ -278,7 +291,7 @@ def judge_returns(check, case, reply):
         got = as_number_dict(reply.get("value"))
     except NotPlain as err:
         return Failure(case, f"{case.fn} {err}")
-    nodes = {name for name, _op, _inputs in case.args[0]}
+    nodes = node_names(case)
     missing = [] if got.keys() >= nodes else [name for name, _op, _inputs in case.args[0] if name not in got]
     if missing:
         return Failure(case, f"the result has no entry for the node(s) {short(missing)}", got=got)
