@@ -245,6 +245,15 @@ def test_a_hung_function_is_struck_within_the_budget():
     assert result.seconds < 8
 
 
+def test_a_call_stopped_under_a_short_cap_still_fails_linear_time():
+    """With Limits.longest_call_seconds below linear_time's own limit, a sweep stopped for time fails, never passes."""
+    source = "def backward(graph, values, output=None):\n    while True:\n        pass\n"
+    timed = [c for c in check_table.all_checks() if c.expect == "linear_time"]
+    result = grade(Submission("hang", [Chunk("hang", source)]), timed, Limits(longest_call_seconds=0.3))
+    assert [r.failure.status if r.failure else None for r in result.results] == ["slow"] * len(timed)
+    assert result.seconds < 3
+
+
 # ---------------------------------------------------------------- CPU time of the whole process tree
 BURN_IN_FORKS = '''
 import os, signal, time

@@ -185,7 +185,7 @@ class Runner:
             if self.sandbox.seconds_left() <= 0:
                 return self.out_of_time(case)
             limit = SLOW_MARGIN * reference_seconds(case) + SLOW_SLACK
-            best = None
+            best, stopped = None, False
             for _ in range(2):  # a second try forgives one run slowed down by the machine
                 reply = self.sandbox.call(
                     case.fn, list(case.args), case.kwargs, seconds=2 * limit, measure_cpu=True, built=case.built,
@@ -193,8 +193,8 @@ class Runner:
                 )
                 if reply.get("status") == "out_of_time":
                     return self.out_of_time(case)
-                if reply.get("status") == "timeout":
-                    best = reply["wall_seconds"]
+                if reply.get("status") == "timeout":  # stopped without an answer: slow, even under Limits.longest_call_seconds
+                    best, stopped = reply["wall_seconds"], True
                     break
                 failure = JUDGES["returns"](check, case, reply)
                 if failure:
@@ -203,7 +203,7 @@ class Runner:
                 best = spent if best is None else min(best, spent)
                 if best <= limit:
                     break
-            if best > limit:
+            if stopped or best > limit:
                 summary = (
                     f"backward took {best:.2f} s or more on {case.label}; a sweep that is linear in the edges "
                     f"takes well under {limit:.2f} s of CPU here (the reference took {reference_seconds(case):.3f} s)"

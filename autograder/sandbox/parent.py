@@ -49,6 +49,7 @@ class Limits:
     call_seconds: float = 10.0  # wall clock per call, unless a check asks for more
     struck_call_seconds: float = 1.0  # per call of a function that has timed out once: a right answer needs far less
     struck_large_call_seconds: float = 5.0  # and for its calls that ask for more (the largest graphs)
+    longest_call_seconds: float = 60.0  # no call runs longer, whatever its check asks
     load_seconds: float = 10.0  # wall clock to run the learner's cells or module
     submission_seconds: float = 60.0  # wall clock for every call, load and restart of one submission together
     cpu_seconds: int = 300  # CPU time over the child's whole life
@@ -407,7 +408,8 @@ class Sandbox:
             request["build"] = built
         keys = args[1] if len(args) > 1 and type(args[1]) is dict else None  # a reply may give just their values
         started, cpu_before = time.perf_counter(), (self._cpu_seconds() if measure_cpu else 0.0)
-        reply = self._exchange(request, seconds or self.limits.call_seconds, STATUSES, keys)
+        seconds = min(seconds or self.limits.call_seconds, self.limits.longest_call_seconds)
+        reply = self._exchange(request, seconds, STATUSES, keys)
         reply["wall_seconds"] = time.perf_counter() - started
         if measure_cpu and self._proc is not None:  # read by the parent, never reported by the child
             reply["cpu_seconds"] = self._cpu_seconds() - cpu_before
