@@ -161,6 +161,50 @@ def backward(graph, values, output=None):
     assert reply["status"] == "invalid", reply
 
 
+@pytest.mark.parametrize(
+    ("json_part", "length", "doubles"),
+    [
+        (b'{"status":"ok"}', None, "array.array('d', [1.0] * 4).tobytes()"),
+        (b'{"status":"ok"}', None, "array.array('d', [1.0] * 5).tobytes()[:-3]"),
+        (b'{"status":"ok"}', 99, "array.array('d', [1.0] * 5).tobytes()"),
+        (b'{"status":"ok","values":[1.0,1.0,1.0,1.0,1.0]}', None, "array.array('d', [1.0] * 5).tobytes()"),
+        (b'{"status":"ok"}', None, "array.array('d', [1.0] * 5).tobytes()[:5]"),
+    ],
+    ids=["too few doubles", "a cut double", "JSON longer than the body", "values twice", "no whole double"],
+)
+def test_a_forged_reply_of_doubles_is_invalid(json_part, length, doubles):
+    """A reply of JSON then doubles must hold exactly one whole 8-byte double per name of the call's values."""
+    source = FRAMES + f'''
+import array
+
+
+def backward(graph, values, output=None):
+    part = {json_part!r}
+    frame(b"F" + ({length} or len(part)).to_bytes(8, "big") + part + {doubles}, current_nonce())
+    return {{}}
+'''
+    with sandbox_of(source) as sandbox:
+        reply = sandbox.call("backward", [SMALL_GRAPH, SMALL_VALUES])
+        after = sandbox.call("evaluate", [SMALL_GRAPH, SMALL_VALUES])
+    assert reply["status"] == "invalid", reply
+    assert after["status"] == "missing", "the next call is answered on its own (this code has no evaluate)"
+
+
+def test_doubles_answer_only_a_call_with_a_values_dict():
+    """A reply of doubles for a call without a dict of values has no names to give them: it is invalid."""
+    source = FRAMES + '''
+import array
+
+
+def users_of(graph, name):
+    frame(b'F' + (15).to_bytes(8, 'big') + b'{"status":"ok"}' + array.array('d', [1.0]).tobytes(), current_nonce())
+    return []
+'''
+    with sandbox_of(source) as sandbox:
+        reply = sandbox.call("users_of", [SMALL_GRAPH, "a"])
+    assert reply["status"] == "invalid", reply
+
+
 def test_a_list_of_numbers_answers_only_a_call_with_a_values_dict():
     source = FRAMES + '''
 def users_of(graph, name):

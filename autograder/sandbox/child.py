@@ -5,10 +5,14 @@ throwaway folder, so it imports nothing but the standard library and never sees 
 grader's files. The script is builders.py's text followed by this file's (parent.child_script),
 so `build` below comes from builders.py. A message on either fd is a frame: a 40-byte header
 (the body's length, 8 bytes big-endian, then the 32-byte nonce of the request it belongs to),
-then the body, UTF-8 JSON. Every reply carries the nonce of the request it answers.
-Everything it sends is checked again by the parent, which trusts none of it.
+then the body, UTF-8 JSON. Every reply carries the nonce of the request it answers. A reply
+whose answer is one float per name of the call (backward's gradients) may instead have the
+body FLOATS_MARK, the JSON part's length (8 bytes big-endian), the JSON part, then the floats
+as native 8-byte doubles: a 200,000-name answer is sent and read thirty times faster than as
+JSON text. Everything it sends is checked again by the parent, which trusts none of it.
 """
 
+import array
 import gc
 import json
 import os
@@ -24,6 +28,7 @@ _readv, _write, _dumps, _loads, _clock = os.readv, os.write, json.dumps, json.lo
 
 HEADER = struct.Struct(">Q32s")  # body length, nonce
 NUMBERS = {int, float}  # exact types: a bool is not a number here
+FLOATS_MARK = b"F"  # a body that is not JSON text alone: JSON, then the answer's doubles (see above)
 
 
 def read_exactly(size):
@@ -43,11 +48,14 @@ def receive():
 
 
 def send(message, nonce):
+    floats = message.pop("floats", None)  # an array of doubles: sent after the JSON part, as they are in memory
     try:
         data = _dumps(message, allow_nan=True).encode()
     except (TypeError, ValueError, RecursionError) as err:  # a value JSON cannot hold
         error = {"type": type(err).__name__, "message": str(err)[:300]}
-        data = _dumps({"status": "unsendable", "error": error}).encode()
+        data, floats = _dumps({"status": "unsendable", "error": error}).encode(), None
+    if floats is not None:
+        data = FLOATS_MARK + len(data).to_bytes(8, "big") + data + floats.tobytes()
     view = memoryview(HEADER.pack(len(data), nonce) + data)
     while view:
         view = view[_write(REPLY_FD, view):]
@@ -129,7 +137,11 @@ def answer(module, request):
         return reply
     seconds = _clock() - start
     if numbers_in_order(value, keys):  # e.g. backward's gradients: the parent has the names already
-        reply = {"status": "ok", "seconds": seconds, "values": list(value.values())}
+        values = list(value.values())
+        if {*map(type, values)} == {float}:
+            reply = {"status": "ok", "seconds": seconds, "floats": array.array("d", values)}
+        else:
+            reply = {"status": "ok", "seconds": seconds, "values": values}
     else:
         reply_value = plain(value)  # the answer as returned, before the caller touches it
         if request.get("mutate_result") and isinstance(value, list):
