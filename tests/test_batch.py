@@ -206,3 +206,36 @@ def test_changed_submission_is_regraded(runs):
     touched = {path for path in runs.files3 if runs.files3[path] != runs.files1.get(path)}
     assert {f"feedback/ada/{LESSON1}/{NOTEBOOK1.replace('.ipynb', '.html')}", "results/ada/lesson1_graphs.json"}.isdisjoint(touched)
     assert f"results/alan/{LESSON1}.json" in touched and "grades.csv" in touched
+
+
+def test_a_hand_in_nbgrader_cannot_autograde_is_graded_as_unreadable(tmp_path, monkeypatch):
+    """nbgrader fails on one hand-in: the batch goes on, grades it as an unreadable notebook with a message, and
+    every hand-in, that one included, ends with feedback and a row, with feedback written alongside autograde."""
+    from autograder.nbgrader.course_folder import Course
+
+    out, handed_in = tmp_path / "out", tmp_path / "handed_in"
+    course = prepared_course(out)
+    cohort = (demo.Learner("ada", "everything right"), demo.Learner("alan", "everything right too"))
+    demo.build(handed_in, out / "release", course.due_dates(), cohort=cohort)
+    call, failed = Course.call, []
+
+    def failing_once(self, step, *args, **kwargs):
+        if step == "autograde" and args == (LESSON2, "alan") and not failed:
+            failed.append(args)
+            return {"success": False, "error": "nbgrader stopped on this notebook"}
+        return call(self, step, *args, **kwargs)
+
+    monkeypatch.setattr(Course, "call", failing_once)
+    log = io.StringIO()
+    graded = batch.run(out, submissions=handed_in, stream=log, workers=2)
+    assert failed and "grading them as unreadable notebooks" in log.getvalue()
+    state = json.loads((out / "cache" / "state.json").read_text(encoding="utf-8"))
+    handins = {f"{s}/{a}" for s in ("ada", "alan") for a in (LESSON1, LESSON2)}
+    assert set(state["graded"]) == set(state["feedback"]) == handins
+    assert all(state["feedback"][h] == state["graded"][h] for h in handins)
+    for handin in handins:
+        assert list((out / "feedback" / handin).glob("*.html")), handin
+    rows = {(r["student_id"], r["assignment"]): r for r in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
+    assert float(rows["alan", LESSON2]["raw_score"]) == 0.0 < float(rows["ada", LESSON2]["raw_score"])
+    assert float(rows["alan", LESSON1]["raw_score"]) == float(rows["ada", LESSON1]["raw_score"]) > 0
+    assert graded.entry("alan", LESSON2).status == "unreadable"
