@@ -15,7 +15,7 @@ import pytest
 from autograder.grading import checks as check_table
 from autograder.grading.checks import as_json_graph
 from autograder.grading.compare import JUDGES, reference_answer
-from autograder.grading.runner import Runner, drawn_examples, grade
+from autograder.grading.runner import SLOW_MARGIN, SLOW_SLACK, Runner, drawn_examples, grade, reference_seconds
 from autograder.grading.submission import MAX_CELLS, Chunk, Submission, SubmissionError, load
 from autograder.sandbox import builders, isolation
 from autograder.sandbox.parent import CHILD_PARTS, Limits, Sandbox, child_script, tree_cpu_seconds
@@ -293,9 +293,10 @@ def test_a_call_stopped_under_a_short_cap_still_fails_linear_time():
     """With Limits.longest_call_seconds below linear_time's own limit, a sweep stopped for time fails, never passes."""
     source = "def backward(graph, values, output=None):\n    while True:\n        pass\n"
     timed = [c for c in check_table.all_checks() if c.expect == "linear_time"]
+    limits = [SLOW_MARGIN * reference_seconds(case) + SLOW_SLACK for c in timed for case in c.inputs()]  # timed first
     result = grade(Submission("hang", [Chunk("hang", source)]), timed, Limits(longest_call_seconds=0.3))
     assert [r.failure.status if r.failure else None for r in result.results] == ["slow"] * len(timed)
-    assert result.seconds < 3
+    assert result.seconds < min(limits), "the cap ended the call, not the check's own limit"
 
 
 # ---------------------------------------------------------------- CPU time of the whole process tree
