@@ -35,6 +35,7 @@ def sources():
     return dict(sorted(named.items(), key=lambda item: (item[0] not in slow, len(item[1][1]))))
 
 
+@lru_cache(maxsize=1)
 def timed_out():
     """The entries that run into the time limits of deep_graph or linear_time."""
     return {e.name for e in zoo.entries() if e.kind == "buggy" and not e.scores_zero and TIMED_OUT & e.allowed()}

@@ -10,7 +10,6 @@ import dataclasses
 import functools
 import io
 import statistics
-from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
@@ -186,9 +185,7 @@ class Report:
     def __init__(self, lessons, checks, answers, notes=(), rules=None):
         self.cohort = Cohort(list(lessons), list(checks), list(answers), {}, list(notes), rules=dict(rules or {}))
         self._checks = {check_id: [0, 0] for check_id, _f, _p in self.cohort.checks}  # id: [passed, tried]
-        self._answers = {grade_id: [0, 0] for grade_id in self.cohort.answers}
-        self._seen = Counter()  # (misconception, function): learners who showed it
-        self._who = {}  # (misconception, function): those learners, in student order
+        self._who = {}  # (misconception, function): the learners who showed it, in student order
         self._items = item_analysis.Items(self.cohort.checks, self.cohort.answers)
         self._csv = io.StringIO()
         self._csv.write(csv_text([["student_id"] + [c for c, _f, _p in self.cohort.checks] + self.cohort.answers
@@ -220,12 +217,7 @@ class Report:
                 if c["id"] in self._checks:
                     self._checks[c["id"]][0] += c["passed"]
                     self._checks[c["id"]][1] += 1
-            for grade_id, passed in entry.answers.items():
-                if grade_id in self._answers:
-                    self._answers[grade_id][0] += passed
-                    self._answers[grade_id][1] += 1
         for key in named:
-            self._seen[key] += 1
             self._who.setdefault(key, []).append(student)
         self._items.add(student, entries, cohort.total(student))
         row = [student] + [_g(earned[c]) if c in earned else "" for c, _f, _p in cohort.checks]
@@ -240,13 +232,10 @@ class Report:
         """[(check id, function, points, passed, tried)]: a check is tried by every notebook it grades."""
         return [(c, function, points, *self._checks[c]) for c, function, points in self.cohort.checks]
 
-    def answer_rates(self):
-        return [(grade_id, *self._answers[grade_id]) for grade_id in self.cohort.answers]
-
     def misconceptions(self):
         """[(misconception, function, learners)], most learners first."""
-        ranked = sorted(self._seen.items(), key=lambda item: (-item[1], item[0]))
-        return [(text, function, self._who[(text, function)]) for (text, function), _n in ranked]
+        ranked = sorted(self._who.items(), key=lambda item: (-len(item[1]), item[0]))
+        return [(text, function, who) for (text, function), who in ranked]
 
     def page_data(self, title="Cohort report"):
         """Everything the report template shows, as plain values (every string still raw: the template escapes)."""
