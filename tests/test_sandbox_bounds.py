@@ -6,20 +6,26 @@ here asserts a time: speed is `make bench`'s business.
 """
 
 import ast
+import copy
 import json
 import sys
 import tracemalloc
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from autograder.grading import checks as check_table
 from autograder.grading.checks import as_json_graph
-from autograder.grading.compare import JUDGES, reference_answer
-from autograder.grading.runner import SLOW_MARGIN, SLOW_SLACK, Runner, drawn_examples, grade, reference_seconds
+from autograder.grading.compare import JUDGES, NUMBER_ANSWERS, anchor, anchor_answer, reference_answer
+from autograder.grading.runner import (
+    ANCHORED, SLOW_MARGIN, SLOW_SLACK, Runner, drawn_examples, grade, reference_seconds,
+)
 from autograder.grading.submission import MAX_CELLS, Chunk, Submission, SubmissionError, load
 from autograder.sandbox import builders, isolation
 from autograder.sandbox.parent import CHILD_PARTS, Limits, Sandbox, child_script, tree_cpu_seconds
 from autograder.grading import zoo
+from exercises import strategies
 from solutions import graph as reference
 from tests.conftest import REFERENCE_SOURCE, STUB_SOURCE
 
@@ -481,13 +487,57 @@ def test_every_reference_answer_is_cached():
     assert reference_answer(case) is reference_answer(case)
 
 
+def _same_number(a, b):
+    return repr(a) == repr(b)  # bit for bit, NaN and -0.0 included
+
+
+@settings(max_examples=200, derandomize=True, database=None, deadline=None)
+@given(strategies.graphs(max_leaves=3, max_nodes=8), st.data())
+def test_the_anchor_answer_is_the_whole_answers_entry(drawn, data):
+    """On any graph and output, the anchor's gradient from the sweep after it equals the whole sweep's, bit for bit."""
+    graph, leaves = drawn
+    try:
+        reference.evaluate(graph, leaves)
+    except (ZeroDivisionError, OverflowError, ValueError):
+        return
+    output = data.draw(st.sampled_from([None] + [name for name, _op, _inputs in graph]), label="output")
+    case = check_table.backward_call(graph, leaves, output=output)
+    assert _same_number(anchor_answer(case), reference_answer(case)[anchor(case)])
+
+
+def test_every_anchored_case_is_answered_at_its_anchor_as_in_the_whole_answer():
+    """The deep chain and the wide graph included: judge_returns's number is the whole answer's."""
+    compared = 0
+    for check in check_table.all_checks():
+        if check.strategy is not None:
+            continue
+        for case in check.inputs():
+            if (case.expect or check.expect) in ANCHORED and case.fn in NUMBER_ANSWERS:
+                assert _same_number(anchor_answer(case), reference_answer(case)[anchor(case)]), (check.id, case.label)
+                compared += 1
+    assert compared >= 4
+
+
 @pytest.mark.slow
 def test_warming_leaves_nothing_for_a_forked_worker_to_work_out(monkeypatch):
-    """After warm(), warming again draws no example, asks the reference nothing and times nothing."""
+    """After warm(), judging right answers to every fixed case and warming again ask the reference nothing,
+    draw no example and time nothing."""
     from autograder.grading import compare, runner
 
     runner.warm()
-    monkeypatch.setattr(compare, "_answer", lambda case: pytest.fail(f"answered again: {case.fn} on {case.label}"))
+    right = []  # (check, case, reply): the reference's own answers, worked out past the caches
+    for check in check_table.all_checks():
+        for case in [] if check.strategy is not None else check.inputs():
+            try:
+                answer = compare._answer(case)
+                right.append((check, case, {"status": "ok", "value": answer, "args_after": copy.deepcopy(list(case.args))}))
+            except ValueError:  # a wrong-order case: its judge wants an error, and no answer
+                pass
+    for function in check_table.FUNCTIONS:  # what compare's answers call, looked up at each call
+        monkeypatch.setattr(compare.reference, function, lambda *args, **kwargs: pytest.fail("the reference ran again"))
     monkeypatch.setattr(runner, "Sandbox", None)  # timing the reference again would need one
     monkeypatch.setattr(runner, "_Recorder", None)  # drawing examples again would need one
+    for check, case, reply in right:
+        judge = "returns" if check.expect == "linear_time" else case.expect or check.expect
+        assert JUDGES[judge](check, case, reply) is None, (check.id, case.label)
     runner.warm()

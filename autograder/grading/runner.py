@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 
 from autograder.grading import checks as check_table
 from autograder.grading import diagnose
-from autograder.grading.compare import JUDGES, Failure, reference_answer
+from autograder.grading.compare import JUDGES, NUMBER_ANSWERS, Failure, anchor_answer, node_names, reference_answer
 from autograder.sandbox.parent import Limits, Sandbox
 from autograder.grading.submission import Chunk, Submission
 from solutions import graph as reference_module
@@ -287,14 +287,15 @@ def grade(submission: Submission, checks=None, limits=Limits(), first=None) -> G
     )
 
 
-ANSWERED = ("reference", "returns", "unchanged", "linear_time")  # judges that compare with the reference's answer
+ANCHORED = ("returns", "unchanged", "linear_time")  # judges that compare one entry of a dict answer (compare.anchor)
 
 
 def warm(checks=None):
     """Work out now, once, everything the checks need that no submission changes.
 
     Each check's cases (the 200,000-node chain among them), each property's drawn examples, the
-    reference's answer to every case that is judged against one, and its time on every timed case.
+    reference's answer to every case that is judged against one (only the anchor entry when a judge
+    compares just that one), and its time on every timed case.
     A worker process forked afterwards inherits all of it instead of working it out again.
     """
     for check in check_table.all_checks() if checks is None else checks:
@@ -302,7 +303,11 @@ def warm(checks=None):
             drawn_examples(check)
             continue
         for case in check.inputs():
-            if (case.expect or check.expect) in ANSWERED:
+            judge = case.expect or check.expect
+            if judge in ANCHORED and case.fn in NUMBER_ANSWERS:
+                anchor_answer(case)
+                node_names(case)
+            elif judge == "reference" or judge in ANCHORED:
                 reference_answer(case)
             if check.expect == "linear_time":
                 reference_seconds(case)
