@@ -291,7 +291,8 @@ def _anchor_answer(case):
         return reference_answer(case)[name]
     graph, values = case.args[0], case.args[1]
     after = next((len(graph) - k for k, (node, _op, _inputs) in enumerate(reversed(graph)) if node == name), 0)
-    return reference.backward([(node, op, list(inputs)) for node, op, inputs in graph[after:]], dict(values), **case.kwargs)[name]
+    later = [(node, op, list(inputs)) for node, op, inputs in graph[after:]]  # every node that can read the anchor
+    return reference.backward(later, dict(values), **case.kwargs)[name]
 
 
 anchor_answer = _per_case(_anchor_answer)
