@@ -70,7 +70,7 @@ collect: $(READY)
 	$(if $(ZIP),,$(error pass the LMS download: make collect ZIP=path/to/download.zip))
 	$(BIN)/python -m autograder.pipeline.batch --out $(OUT) --workers $(JOBS) --zip $(ZIP) $(if $(ASSIGNMENT),--assignment $(ASSIGNMENT))
 
-## make mutants: grade every mutant of the reference with the hidden checks (several minutes)
+## make mutants: grade every mutant of the reference with the hidden checks (about a minute)
 mutants: $(READY)
 	$(BIN)/python -m autograder.tools.mutants
 
