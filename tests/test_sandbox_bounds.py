@@ -541,3 +541,35 @@ def test_warming_leaves_nothing_for_a_forked_worker_to_work_out(monkeypatch):
         judge = "returns" if check.expect == "linear_time" else case.expect or check.expect
         assert JUDGES[judge](check, case, reply) is None, (check.id, case.label)
     runner.warm()
+
+
+RAISES_THE_LIMIT = """
+import sys
+
+sys.setrecursionlimit(10**6)  # at load
+
+
+def limit():
+    sys.setrecursionlimit(10**6)  # in a call
+    return sys.getrecursionlimit()
+
+
+def lowered(limit):
+    sys.setrecursionlimit(limit)
+    return sys.getrecursionlimit()
+
+
+def depth(n):
+    return 0 if n == 0 else 1 + depth(n - 1)
+"""
+
+
+def test_learner_code_cannot_raise_the_recursion_limit():
+    """At load or in a call, raising the limit leaves it at Python's default: deep recursion still fails."""
+    with sandbox_of(RAISES_THE_LIMIT) as sandbox:
+        assert sandbox.call("limit", [])["value"] == 1000
+        deep = sandbox.call("depth", [5000], graph_arg=False)
+        assert deep["status"] == "raised" and deep["error"]["type"] == "RecursionError"
+        assert sandbox.call("depth", [500], graph_arg=False)["value"] == 500
+        assert sandbox.call("lowered", [200], graph_arg=False)["value"] == 200  # lowering it is the code's own business
+        assert sandbox.call("depth", [500], graph_arg=False)["value"] == 500  # and holds for that call only

@@ -9,6 +9,7 @@ compare (a crash on a deep chain, a slow sweep) are named from their symptom.
 
 import copy
 import math
+import sys
 
 from autograder.grading import zoo
 from autograder.grading.compare import as_tuples
@@ -19,7 +20,8 @@ SMALL = 60  # only graphs up to this many nodes are replayed on the zoo
 # Symptoms that name a misconception without replaying anything: (family, status, error type).
 SYMPTOMS = {
     ("deep_graph", "raised", "RecursionError"): "The sweep is recursive: each node calls into the next, so a long "
-    "chain runs out of stack. Walk the graph with a loop over reversed(graph) instead.",
+    "chain runs out of stack. Raising the recursion limit does not help: the grader keeps Python's default. Walk "
+    "the graph with a loop over reversed(graph) instead.",
     ("deep_graph", "died", ""): "The process crashed on a long chain, which is what deep recursion does. Walk the "
     "graph with a loop over reversed(graph) instead of recursing.",
     ("linear_time", "slow", ""): "The sweep does work that grows with the whole graph at every node (for example "
@@ -36,10 +38,13 @@ def _suspects():
 
 
 def _outcome(function, case):
+    limit = sys.getrecursionlimit()
     try:
         return ("ok", function(*as_tuples(case.args), **copy.deepcopy(case.kwargs)))
     except Exception as err:  # noqa: BLE001 - a buggy implementation may raise anything
         return ("raised", type(err).__name__)
+    finally:
+        sys.setrecursionlimit(limit)  # a zoo entry may raise it: in this process it would let C recursion overflow
 
 
 def _same(a, b):

@@ -29,6 +29,8 @@ _readv, _write, _dumps, _loads, _clock = os.readv, os.write, json.dumps, json.lo
 HEADER = struct.Struct(">Q32s")  # body length, nonce
 NUMBERS = {int, float}  # exact types: a bool is not a number here
 FLOATS_MARK = b"F"  # a body that is not JSON text alone: JSON, then the answer's doubles (see above)
+RECURSION_LIMIT = 1000  # Python's default, and the most learner code gets: see capped_recursion_limit
+_set_recursion_limit = sys.setrecursionlimit
 
 
 def read_exactly(size):
@@ -71,6 +73,15 @@ def describe(err):
         "message": str(err)[:500],
         "where": where,
     }
+
+
+def capped_recursion_limit(limit):
+    """sys.setrecursionlimit as learner code sees it: it can lower the limit, never raise it past RECURSION_LIMIT.
+
+    Python 3.11 runs deep Python recursion without using the C stack, so a recursive sweep whose code raises
+    the limit would finish deep_graph's 200,000-node chain, and that family is there to tell it from a loop.
+    """
+    _set_recursion_limit(min(limit, RECURSION_LIMIT))
 
 
 def load(chunks):
@@ -125,6 +136,7 @@ def answer(module, request):
         if request.get("graph_arg", True) and args:
             args[0] = as_graph(args[0])
     keys = list(args[1]) if len(args) > 1 and type(args[1]) is dict else None  # before the call can change them
+    _set_recursion_limit(RECURSION_LIMIT)  # whatever an earlier call or the code's loading set
     gc.freeze()  # the inputs are long-lived: keep the collector from rescanning them during the call
     gc.enable()
     start = _clock()
@@ -154,6 +166,7 @@ def answer(module, request):
 
 def main():
     nonce, hello = receive()
+    sys.setrecursionlimit = capped_recursion_limit  # before any learner code runs
     module, errors = load(hello["chunks"])
     gc.freeze()
     send({"status": "loaded", "errors": errors}, nonce)

@@ -1,4 +1,4 @@
-"""Raises the recursion limit to 10**6 and recurses through C until the interpreter's stack overflows (a segfault) in backward."""
+"""Raises the recursion limit to 10**6 in backward and recurses through C, which would overflow the interpreter's stack (a segfault): the child holds the limit at 1,000, so backward raises RecursionError."""
 
 EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 0}
 
