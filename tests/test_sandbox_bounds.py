@@ -17,10 +17,8 @@ from hypothesis import strategies as st
 
 from autograder.grading import checks as check_table
 from autograder.grading.checks import as_json_graph
-from autograder.grading.compare import JUDGES, NUMBER_ANSWERS, anchor, anchor_answer, reference_answer
-from autograder.grading.runner import (
-    ANCHORED, SLOW_MARGIN, SLOW_SLACK, Runner, drawn_examples, grade, reference_seconds,
-)
+from autograder.grading.compare import ANCHORED, JUDGES, NUMBER_ANSWERS, anchor, anchor_answer, reference_answer
+from autograder.grading.runner import SLOW_MARGIN, SLOW_SLACK, Runner, drawn_examples, grade, reference_seconds
 from autograder.grading.submission import MAX_CELLS, Chunk, Submission, SubmissionError, load
 from autograder.sandbox import builders, isolation
 from autograder.sandbox.parent import CHILD_PARTS, Limits, Sandbox, child_script, tree_cpu_seconds

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 
 from autograder.grading import checks as check_table
 from autograder.grading import diagnose
-from autograder.grading.compare import JUDGES, NUMBER_ANSWERS, Failure, anchor_answer, node_names, reference_answer
+from autograder.grading.compare import JUDGES, Failure, work_out
 from autograder.sandbox.parent import Limits, Sandbox
 from autograder.grading.submission import Chunk, Submission
 from solutions import graph as reference_module
@@ -287,9 +287,6 @@ def grade(submission: Submission, checks=None, limits=Limits(), first=None) -> G
     )
 
 
-ANCHORED = ("returns", "unchanged", "linear_time")  # judges that compare one entry of a dict answer (compare.anchor)
-
-
 def warm(checks=None):
     """Work out now, once, everything the checks need that no submission changes.
 
@@ -303,11 +300,6 @@ def warm(checks=None):
             drawn_examples(check)
             continue
         for case in check.inputs():
-            judge = case.expect or check.expect
-            if judge in ANCHORED and case.fn in NUMBER_ANSWERS:
-                anchor_answer(case)
-                node_names(case)
-            elif judge == "reference" or judge in ANCHORED:
-                reference_answer(case)
+            work_out(case.expect or check.expect, case)
             if check.expect == "linear_time":
                 reference_seconds(case)
