@@ -10,7 +10,7 @@ import importlib.util
 import pytest
 from hypothesis import HealthCheck, settings
 
-from exercises.loader import PACKAGES, load_implementation
+from exercises.loader import DEFAULT_MODULE, PACKAGES, load_implementation
 
 settings.register_profile(
     "kit",
@@ -27,7 +27,7 @@ def _packages():
     """Named implementations: exercises always, the reference where it is installed (the kit, not the bundle)."""
     named = dict(PACKAGES)
     if importlib.util.find_spec("solutions") is not None:
-        named["solutions"] = "solutions.graph"
+        named["solutions"] = "solutions"
     return named
 
 
@@ -35,15 +35,21 @@ def pytest_addoption(parser):
     parser.addoption(
         "--impl",
         default="exercises",
-        help=f"code under test: {' or '.join(repr(n) for n in _packages())} (default: exercises/graph.py), "
+        help=f"code under test: {' or '.join(repr(n) for n in _packages())} (default: exercises/, one module per lesson), "
         "or a .py/.ipynb/folder path",
     )
 
 
-@pytest.fixture(scope="session")
+_LOADED = {}
+
+
+@pytest.fixture(scope="module")
 def impl(request):
-    """The implementation chosen with --impl."""
-    return load_implementation(request.config.getoption("--impl"), _packages())
+    """The implementation chosen with --impl, of the lesson module the test file names in ``MODULE`` (default graph)."""
+    spec, module = request.config.getoption("--impl"), getattr(request.module, "MODULE", DEFAULT_MODULE)
+    if (spec, module) not in _LOADED:
+        _LOADED[spec, module] = load_implementation(spec, _packages(), module)
+    return _LOADED[spec, module]
 
 
 TASK_PREFIX = "task_"
