@@ -54,7 +54,8 @@ release: $(READY)
 
 ## make bench [BENCH_LEARNERS=40] [BENCH_SCALE="100 300"]: grading speed: the hidden checks, backward per edge,
 ## stock nbgrader against the kit per learner (1 and 2 workers), the batch's memory at each cohort size
-## (about 20 minutes; BENCH_SCALE="100 1000" for the README's memory figure, about half an hour more)
+## (about 20 minutes; BENCH_SCALE="100 1000" for memory at 1,000 learners, about half an hour more);
+## a complete run writes its figures into docs/performance.md
 bench: $(READY)
 	$(if $(BENCH_LEARNERS),BENCH_LEARNERS=$(BENCH_LEARNERS)) $(if $(BENCH_SCALE),BENCH_SCALE="$(BENCH_SCALE)") \
 		$(BIN)/python -m autograder.tools.bench
@@ -70,9 +71,14 @@ collect: $(READY)
 	$(if $(ZIP),,$(error pass the LMS download: make collect ZIP=path/to/download.zip))
 	$(BIN)/python -m autograder.pipeline.batch --out $(OUT) --workers $(JOBS) --zip $(ZIP) $(if $(ASSIGNMENT),--assignment $(ASSIGNMENT))
 
-## make mutants: grade every mutant of the reference with the hidden checks (about a minute)
+## make mutants: grade every mutant of the reference with the hidden checks (a minute or two); a passing run writes docs/mutation.md
 mutants: $(READY)
 	$(BIN)/python -m autograder.tools.mutants
+
+## make docs: rewrite the generated tables of docs/checks.md (the hidden checks, the zoo)
+.PHONY: docs
+docs: $(READY)
+	$(BIN)/python -m autograder.tools.docs
 
 ## make e2e: the learner bundle in JupyterLab and a feedback page, in headless Chromium (a few minutes; tests/e2e/)
 # Debian's chromium, installed here when missing and run as root; Playwright drives it, with no browser of its own.

@@ -15,13 +15,15 @@ One run prints, after the machine (cores, load average, memory):
    generate_feedback, export) against the kit's cold batch (autograder.pipeline.batch.run)
    with 1 and with 2 workers, in seconds per learner, and where each spends its time;
 4. the kit's batch at each cohort size of BENCH_SCALE (default "100 300"; "100 1000" for the
-   figure the README quotes, about half an hour more): wall seconds per learner and peak
+   memory at a thousand learners, about half an hour more): wall seconds per learner and peak
    memory. Those learners are byte-identical copies of one learner with the reference code:
    nbgrader and the batch handle every one of them, the hidden checks grade the code once.
 
 Every batch runs in a fresh process (autograder/tools/scale.py) in a fresh folder, so no
 cache and no peak carries over. Targets are printed next to the figures, never asserted.
 On a shared machine the wall-clock figures move with its load, so the load is printed too.
+A run that completes writes what it printed into docs/performance.md (its "bench" block),
+the one place the kit's speed figures are published.
 """
 
 import json
@@ -34,16 +36,18 @@ import tempfile
 import time
 from pathlib import Path
 
+from autograder.course.paths import ROOT
 from autograder.grading import checks
 from autograder.grading.runner import Runner, grade
 from autograder.sandbox import isolation
 from autograder.sandbox.parent import Sandbox
 from autograder.grading.submission import Chunk, Submission
 from autograder.pipeline import demo
-from autograder.tools import cohorts, edges, stock
+from autograder.tools import cohorts, edges, marked, stock
 from solutions import graph as reference
 
 SOURCE = open(reference.__file__, encoding="utf-8").read()
+PAGE = ROOT / "docs" / "performance.md"  # its "bench" block holds the last complete run's output
 SMALL_GRAPH = [["p", "mul", ["a", "b"]], ["z", "add", ["p", "c"]]]
 
 
@@ -267,18 +271,29 @@ def summary(compared, figures, flatness):
     print(machine())
 
 
+def page_block(output, learners, sizes, day):
+    """The "bench" block of docs/performance.md: the settings and day of a run, then what it printed."""
+    scale = " ".join(map(str, sizes))
+    return (f"`make bench` with BENCH_LEARNERS={learners} BENCH_SCALE=\"{scale}\", run on {day}:\n\n"
+            f"```\n{output.strip()}\n```")
+
+
 def main():
     learners, sizes = settings()
-    print(machine())
-    started = time.perf_counter()
-    hidden_check_figures()
-    flatness = edge_figures()
-    with tempfile.TemporaryDirectory(prefix="graphkit-bench-") as folder:
-        work = Path(folder)
-        compared = side_by_side(work, learners)
-        figures = memory_figures(work, sizes, work / "release-course" / "release")
-    summary(compared, figures, flatness)
-    print(f"(the whole benchmark took {(time.perf_counter() - started) / 60:.1f} min)")
+    with marked.recorded() as printed:
+        print(machine())
+        started = time.perf_counter()
+        hidden_check_figures()
+        flatness = edge_figures()
+        with tempfile.TemporaryDirectory(prefix="graphkit-bench-") as folder:
+            work = Path(folder)
+            compared = side_by_side(work, learners)
+            figures = memory_figures(work, sizes, work / "release-course" / "release")
+        summary(compared, figures, flatness)
+        print(f"(the whole benchmark took {(time.perf_counter() - started) / 60:.1f} min)")
+    marked.rewrite(PAGE, "bench", page_block(printed.copy.getvalue(), learners, sizes, time.strftime("%Y-%m-%d")),
+                   "make bench")
+    print(f"wrote {PAGE.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,8 @@ A mutant that survives is either equivalent (no input the contract allows
 tells it apart from the reference), listed in EQUIVALENT with the reason, or a
 known gap, listed in GAPS with the check that would kill it. The run exits
 with status 1 when a survivor is in neither table, or when the reference
-itself does not earn full marks.
+itself does not earn full marks. A passing run over every mutant writes what it printed
+into docs/mutation.md (its "mutants" block).
 """
 
 import argparse
@@ -33,10 +34,12 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 
 from autograder.course.markers import region_spans
-from autograder.course.paths import REFERENCE
+from autograder.course.paths import REFERENCE, ROOT
+from autograder.tools import marked
 
 TABLES = ("OPS",)  # module-level tables whose entries are mutated too
 JOBS = 2
+PAGE = ROOT / "docs" / "mutation.md"  # its "mutants" block holds the last passing full run's report
 
 # Survivors that no input the contract allows can tell apart from the reference, keyed by Mutant.key.
 EQUIVALENT = {
@@ -440,7 +443,19 @@ def main(argv=None):
             print(f"line {m.line:3} {m.kind:10} {m.key}")
         print(f"{len(chosen)} mutants")
         return 0
-    return run(chosen, jobs=args.jobs, verbose=args.verbose)
+    if args.match:
+        return run(chosen, jobs=args.jobs, verbose=args.verbose)
+    tee = marked.Tee(sys.stdout)
+    status = run(chosen, jobs=args.jobs, verbose=args.verbose, out=tee)
+    if status == 0:
+        marked.rewrite(PAGE, "mutants", page_block(tee.copy.getvalue(), time.strftime("%Y-%m-%d")), "make mutants")
+        print(f"wrote {PAGE.relative_to(ROOT)}")
+    return status
+
+
+def page_block(output, day):
+    """The "mutants" block of docs/mutation.md: the day of a run, then its report."""
+    return f"`make mutants`, run on {day}:\n\n```\n{output.strip()}\n```"
 
 
 if __name__ == "__main__":
