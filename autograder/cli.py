@@ -1,17 +1,30 @@
 """Command line: grade one submission, or report what the sandbox can do here.
 
-    python -m autograder grade PATH [--json] [--fail-under SCORE]
+    python -m autograder grade PATH [--output FILE] [--json] [--fail-under SCORE] [--isolation full|limits]
     python -m autograder doctor
+
+`grade` exits 0 when it graded the hand-in, 1 when the score is below --fail-under, 2 when the
+hand-in cannot be graded (the message names the file and the fix), and 3 when this machine
+cannot grade (the sandbox cannot isolate learner code and no weaker mode was asked for, or
+FILE cannot be written). With --output it writes FILE itself, in one step, whatever the
+outcome: the results, or results worth 0 that say why. Files are named from the hand-in's
+own name down, never by the folder it sits in.
 """
 
 import argparse
 import json
+import os
 import sys
+from contextlib import contextmanager
 
+from autograder.files import write_atomic
+from autograder.grading import report
 from autograder.grading.submission import SubmissionError
 from autograder.sandbox import isolation
 
-EXIT_GRADED, EXIT_BELOW, EXIT_CANNOT_GRADE = 0, 1, 2
+EXIT_GRADED, EXIT_BELOW, EXIT_CANNOT_GRADE, EXIT_CANNOT_RUN = 0, 1, 2, 3
+SANDBOX_ENV = "GRAPHKIT_SANDBOX"  # =limits: the one way to ask the sandbox for resource limits only
+IsolationError = getattr(isolation, "IsolationError", None) or type("IsolationError", (RuntimeError,), {})
 
 
 def summary(graded, results, verbose=False):
@@ -33,22 +46,75 @@ def summary(graded, results, verbose=False):
     return "\n\n".join(parts)
 
 
-def cmd_grade(args):
+@contextmanager
+def asked_isolation(level):
+    """The run's environment: `limits` asks the sandbox for resource limits only, by name; `full` takes back
+    a GRAPHKIT_SANDBOX=limits the environment carries; None leaves the environment to decide."""
+    saved = os.environ.get(SANDBOX_ENV)
+    if level == "limits":
+        os.environ[SANDBOX_ENV] = "limits"
+    elif level == "full":
+        os.environ.pop(SANDBOX_ENV, None)
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop(SANDBOX_ENV, None)
+        else:
+            os.environ[SANDBOX_ENV] = saved
+
+
+def isolation_mode():
+    """"full" or "limits": how learner code runs here; "none" when the sandbox refuses to start."""
+    try:
+        return isolation.mode() if hasattr(isolation, "mode") else isolation.probe()[0]
+    except IsolationError:
+        return "none"
+
+
+def outcome(path, verbose=False):
+    """(results, summary text or None, exit code, message for stderr or None) of grading ``path``."""
     from autograder.grading import by_lesson  # imported late: it loads Hypothesis and the checks
 
     try:
-        graded = by_lesson.grade_path(args.path)
+        graded = by_lesson.grade_path(path)
+        results = by_lesson.results_json(graded)
+        return results, summary(graded, results, verbose), EXIT_GRADED, None
     except SubmissionError as err:
-        print(f"cannot grade: {err}", file=sys.stderr)
-        return EXIT_CANNOT_GRADE
-    results = by_lesson.results_json(graded)
+        message = str(err)
+        return report.not_graded(message), None, EXIT_CANNOT_GRADE, message
+    except IsolationError as err:
+        message = f"the grading sandbox cannot isolate learner code here, so nothing was graded: {err}"
+        return dict(report.not_graded(message), isolation="none"), None, EXIT_CANNOT_RUN, message
+    except Exception as err:  # noqa: BLE001 - whatever a hand-in provokes, it gets results and a message, not a traceback
+        message = (f"{path}: the grader failed on this hand-in ({type(err).__name__}), so nothing in it was graded; "
+                   "hand it in again, and tell your instructor if this happens again")
+        return report.not_graded(message), None, EXIT_CANNOT_GRADE, message
+
+
+def cmd_grade(args):
+    with asked_isolation(args.isolation):
+        results, text, code, problem = outcome(args.path, args.verbose)
+        results.setdefault("isolation", isolation_mode())
+    shown = report.HandinNames(args.path)
+    results = shown.results(results)
+    if args.output:
+        try:
+            write_atomic(args.output, json.dumps(results, indent=2) + "\n")
+        except OSError as err:
+            print(f"cannot write {args.output}: {err.strerror or err}; give --output a file in a folder you can "
+                  "write to", file=sys.stderr)
+            return EXIT_CANNOT_RUN
     if args.json:
         json.dump(results, sys.stdout, indent=2)
         print()
-    else:
-        print(summary(graded, results, verbose=args.verbose))
-    if args.fail_under is not None and graded.score < args.fail_under:
-        print(f"score {graded.score:g} is below --fail-under {args.fail_under:g}", file=sys.stderr)
+    elif text is not None:
+        print(shown.text(text))
+    if problem is not None:
+        print(f"cannot grade: {shown.text(problem)}", file=sys.stderr)
+        return code
+    if args.fail_under is not None and results["score"] < args.fail_under:
+        print(f"score {results['score']:g} is below --fail-under {args.fail_under:g}", file=sys.stderr)
         return EXIT_BELOW
     return EXIT_GRADED
 
@@ -59,14 +125,23 @@ def cmd_doctor(args):
 
 
 def main(argv=None):
+    for stream in (sys.stdout, sys.stderr):  # a learner's text never stops the report on a narrow terminal
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
     parser = argparse.ArgumentParser(prog="python -m autograder", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     grade = commands.add_parser("grade", help="grade one module, notebook or submission folder")
     grade.add_argument("path", help="a .py module, an .ipynb notebook, or a folder holding them; "
                        "a lesson notebook is graded on that lesson's grade cells, as `make grade` grades it")
-    grade.add_argument("--json", action="store_true", help="print Gradescope results.json to stdout")
+    grade.add_argument("--output", metavar="FILE", help="write Gradescope's results.json to FILE (in one step), "
+                       "whatever the outcome: worth 0, saying why, when the hand-in cannot be graded")
+    grade.add_argument("--json", action="store_true", help="print Gradescope's results.json to stdout")
     grade.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if the score is below SCORE")
     grade.add_argument("--verbose", action="store_true", help="also list the checks that passed")
+    grade.add_argument("--isolation", choices=("full", "limits"),
+                       help="full (the default, unless GRAPHKIT_SANDBOX=limits is set): refuse to grade where the "
+                       "sandbox cannot isolate learner code; limits: grade with resource limits only, and say so "
+                       "in the results")
     grade.set_defaults(run=cmd_grade)
     doctor = commands.add_parser("doctor", help="report which sandbox protections this machine supports")
     doctor.set_defaults(run=cmd_doctor)

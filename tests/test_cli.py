@@ -165,14 +165,16 @@ def test_results_json_follows_the_gradescope_schema(graded):
     ids=["missing notebook", "invalid JSON notebook", "missing module", "missing folder"],
 )
 def test_unreadable_submission_exits_2_naming_file_and_fix(tmp_path, name, content):
-    """A path that does not exist or a notebook that is not JSON: exit 2, file and fix on stderr, nothing on stdout."""
+    """A path that does not exist or a notebook that is not JSON: exit 2, file and fix on stderr, and results worth 0
+    that say the same on stdout."""
     path = tmp_path / name
     if content is not None:
         path.write_text(content, encoding="utf-8")
     run = grade(path, "--json")
     assert run.returncode == 2, run.stderr
-    assert run.stdout == ""
-    assert name in run.stderr
+    result = json.loads(run.stdout)
+    assert (result["score"], result["tests"]) == (0, []) and "could not be graded" in result["output"]
+    assert name in run.stderr and name in result["output"]
     assert re.search(r"check|save|hand", run.stderr.split(name, 1)[1]), f"no fix suggested: {run.stderr}"
     assert "Traceback" not in run.stderr
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from autograder.course.lessons import LESSONS, grade_cells
 from autograder.course.metadata import restore_metadata
 from autograder.grading import cellgrades, report
+from autograder.grading.reading import check_depth, handed_in_files, parsable, reading
 from autograder.grading.checks import points_of
 from autograder.grading.submission import (
     MODULE_NAMES,
@@ -41,9 +42,18 @@ def lesson_points(lesson):
     return {g: cell_points(c) for g, c in grade_cells().items() if c.assignment == lesson.assignment}
 
 
+def _grade_id(cell):
+    """A cell's grade id, or None when it has none or one that is not a string."""
+    grade_id = notebook.nbgrader_meta(cell).get("grade_id") if isinstance(cell, dict) else None
+    return grade_id if isinstance(grade_id, str) else None
+
+
 def lesson_of(nb, filename):
     """The lesson a notebook belongs to: the one whose grade ids it carries, or whose file name it has; or None."""
-    ids = {notebook.nbgrader_meta(c).get("grade_id") for c in notebook.cells_of(nb) if isinstance(c, dict)}
+    try:
+        ids = {_grade_id(c) for c in notebook.cells_of(nb)}
+    except ValueError:  # no list of cells: from_notebook_json says so
+        ids = set()
     overlap = {lesson: len(ids & set(lesson_points(lesson))) for lesson in LESSONS}
     best = max(LESSONS, key=lambda lesson: (overlap[lesson], lesson.notebook == filename))
     if overlap[best] or best.notebook == filename:
@@ -96,7 +106,7 @@ def grade_lesson(nb, path, lesson, extra=()):
     """The record of one lesson notebook (a parsed JSON dict), with ``extra`` chunks from other files."""
     points = lesson_points(lesson)
     restored = _restored(nb, lesson)
-    submission = from_notebook_json(restored, path, lambda cell: notebook.nbgrader_meta(cell).get("grade_id") in points)
+    submission = _screened(from_notebook_json(restored, path, lambda cell: _grade_id(cell) in points))
     chunks, notes = submission.chunks + list(extra), list(submission.notes)
     if extra:
         pairs = [(c.label, c.code) for c in chunks]
@@ -106,6 +116,27 @@ def grade_lesson(nb, path, lesson, extra=()):
             notes.append(f"{', '.join(moved)}: the notebook's cell is an unwritten stub, so the code graded is {sources}'s")
         chunks = [Chunk(label, code) for label, code in kept]
     return cellgrades.grade_record(chunks, points, notes, Path(path).name)
+
+
+def _notebook(path):
+    """A hand-in notebook parsed (a dict); SubmissionError naming it when it cannot be read or nests too deeply."""
+    with reading(path):
+        nb = read_notebook_json(path)
+        check_depth(nb, path)
+    return nb
+
+
+def _module(path):
+    with reading(path):
+        return _screened(from_module(path))
+
+
+def _screened(submission):
+    """The submission without the chunks the grader cannot parse (said in its notes); SubmissionError if none is left."""
+    chunks, notes = parsable(submission.chunks)
+    if not chunks:
+        raise SubmissionError("; ".join(notes))
+    return Submission(submission.origin, chunks, submission.notes + notes)
 
 
 def _functions_part(submission):
@@ -123,20 +154,22 @@ def grade_path(path):
     """Grade a module, a notebook or a folder; SubmissionError when nothing at all can be graded."""
     started = time.perf_counter()
     path = Path(path)
-    if not path.exists() and not path.is_symlink():
+    with reading(path):
+        found, folder = path.exists() or path.is_symlink(), path.is_dir() and not path.is_symlink()
+    if not found:
         raise SubmissionError(f"{path}: no such file or folder; check the path")
     graded = CourseGrade(str(path))
-    if path.is_dir() and not path.is_symlink():
+    if folder:
         _grade_folder(path, graded)
     elif path.suffix == ".ipynb":
-        nb = read_notebook_json(path)
+        nb = _notebook(path)
         lesson = lesson_of(nb, path.name)
         if lesson is None:
-            graded.parts.append(_functions_part(from_notebook_json(nb, path)))
+            graded.parts.append(_functions_part(_screened(from_notebook_json(nb, path))))
         else:
             graded.parts.append(_lesson_part(lesson, path, grade_lesson(nb, path, lesson)))
     elif path.suffix == ".py":
-        graded.parts.append(_functions_part(from_module(path)))
+        graded.parts.append(_functions_part(_module(path)))
     else:
         raise SubmissionError(
             f"{path}: cannot grade a '{path.suffix or 'extensionless'}' file; hand in a .py module, an .ipynb notebook, or a folder"
@@ -147,17 +180,20 @@ def grade_path(path):
 
 def _grade_folder(folder, graded):
     """Each lesson notebook in the folder on its lesson; without one, all the code on the four functions."""
-    notebooks = sorted(p for p in folder.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
-    modules = sorted(p for p in folder.rglob("*.py") if p.name in MODULE_NAMES)
-    links = [p for p in notebooks + modules if p.is_symlink()]
-    graded.notes += [f"{p}: symbolic link ignored" for p in links]
-    lessons, extra, problems = {}, [], []
-    for path in [p for p in notebooks + modules if not p.is_symlink()]:
+    files, walked = handed_in_files(folder)
+    notebooks = [p for p, _ in files if p.suffix == ".ipynb"]
+    modules = [p for p, _ in files if p.name in MODULE_NAMES]
+    links = {p for p, link in files if link}
+    graded.notes += [f"{p}: symbolic link ignored" for p in notebooks + modules if p in links]
+    lessons, extra, problems = {}, [], list(walked)
+    for path in [p for p in notebooks + modules if p not in links]:
         try:
             if path.suffix == ".py":
-                extra += from_module(path).chunks
+                module = _module(path)
+                extra += module.chunks
+                problems += module.notes
                 continue
-            nb = read_notebook_json(path)
+            nb = _notebook(path)
         except SubmissionError as err:  # one unreadable file does not hide the others
             lesson = next((l for l in LESSONS if l.notebook == path.name), None)
             if lesson is not None and lesson.assignment not in lessons:
@@ -168,7 +204,9 @@ def _grade_folder(folder, graded):
         lesson = lesson_of(nb, path.name)
         if lesson is None or lesson.assignment in lessons:
             try:
-                extra += from_notebook_json(nb, path).chunks
+                chunks, unread = parsable(from_notebook_json(nb, path).chunks)
+                extra += chunks
+                problems += unread
             except SubmissionError as err:
                 problems.append(str(err))
             if lesson is not None:
@@ -188,10 +226,13 @@ def _grade_folder(folder, graded):
         if lesson.assignment not in lessons:
             continue
         _, path, nb, problem = lessons[lesson.assignment]
+        if not problem:
+            try:
+                record = grade_lesson(nb, path, lesson, extra)
+            except SubmissionError as err:  # its code cannot be read: this lesson alone is worth 0
+                problem = str(err)
         if problem:
             record = cellgrades.problem_record(problem, lesson_points(lesson), path.name)
-        else:
-            record = grade_lesson(nb, path, lesson, extra)
         graded.parts.append(_lesson_part(lesson, path, record))
 
 

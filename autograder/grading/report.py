@@ -1,5 +1,7 @@
 """Grades as Gradescope's results.json schema."""
 
+import os
+
 from autograder.grading import feedback
 from autograder.grading.checks import FUNCTIONS
 from autograder.sandbox import isolation
@@ -51,3 +53,47 @@ def results_json(grade):
             for r in grade.results
         ],
     }
+
+
+def not_graded(message):
+    """The results of a hand-in that could not be graded: worth 0, the reason as the output, no tests.
+
+    No max_score: nothing says which lessons were meant, and Gradescope then counts the assignment's own points.
+    """
+    return {"score": 0.0, "execution_time": 0.0, "output": f"Your hand-in could not be graded, so it is worth 0.\n{message}",
+            "tests": []}
+
+
+def _plain(text):
+    """Text any terminal or JSON reader takes: an unpaired surrogate (an undecodable file name) becomes U+FFFD."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+
+
+class HandinNames:
+    """Files named from the hand-in's own name down: /autograder/submission/graph.py is shown as submission/graph.py,
+    so no results, summary or message shows the folders of the machine that graded it."""
+
+    def __init__(self, path):
+        given = str(path).rstrip("/") or "/"
+        self._name = os.path.basename(given)
+        forms = {os.path.abspath(given), os.path.realpath(given), given if os.path.isabs(given) else self._name}
+        self._forms = sorted((f for f in forms if self._name and f != self._name), key=len, reverse=True)
+
+    def text(self, text):
+        for form in self._forms:
+            text = text.replace(form, self._name)
+        return _plain(text)
+
+    def results(self, value):
+        """A copy of results (dicts, lists, strings, numbers) with every string shown this way."""
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {self.text(key): self.results(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [self.results(item) for item in value]
+        return value
