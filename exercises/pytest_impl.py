@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from exercises.loader import DEFAULT_MODULE, PACKAGES, load_implementation
+from exercises.tasks import TASKS
 
 settings.register_profile(
     "kit",
@@ -29,6 +30,12 @@ def _packages():
     if importlib.util.find_spec("solutions") is not None:
         named["solutions"] = "solutions"
     return named
+
+
+def pytest_configure(config):
+    """One marker per task (task_<name>), from exercises/tasks.py, which `make stubs` writes from the references."""
+    for task, module in TASKS.items():
+        config.addinivalue_line("markers", f"task_{task}: public tests for {task} in exercises/{module}.py")
 
 
 def pytest_addoption(parser):

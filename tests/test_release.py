@@ -23,13 +23,14 @@ from autograder.authoring import release
 from autograder.grading import zoo
 from autograder.authoring.release import ReleaseError
 from autograder.course.lessons import LESSONS
+from autograder.course.paths import reference_modules
 from tests.conftest import REFERENCE_SOURCE, ROOT, STUB_SOURCE, prepared_course
 
 CANARY = "GRAPHKIT-CANARY-d41c9e"
 NOT_COPIED = (".venv", ".git", "dist", "out", "__pycache__", ".hypothesis", ".pytest_cache", "*.egg-info",
               "gradebook.db", ".ipynb_checkpoints")
 
-EXPECTED_FILES = {
+LEARNER_FILES = {
     ".github/workflows/public-tests.yml",
     ".gitignore",
     "Makefile",
@@ -39,20 +40,16 @@ EXPECTED_FILES = {
     "requirements.txt",
     "exercises/__init__.py",
     "exercises/draw.py",
-    "exercises/graph.py",
     "exercises/loader.py",
     "exercises/notebook.py",
     "exercises/pytest_impl.py",
-    "exercises/tests/__init__.py",
-    "exercises/tests/expect.py",
     "exercises/strategies.py",
-    "exercises/tests/test_backward.py",
-    "exercises/tests/test_evaluate.py",
-    "exercises/tests/test_inputs_of.py",
-    "exercises/tests/test_users_of.py",
-    "notebooks/lesson1_graphs/computation_graphs.ipynb",
-    "notebooks/lesson2_backward/backward_sweep.ipynb",
+    "exercises/tasks.py",
 }
+# The course's own files: a stub per lesson module, the public tests, a release notebook per lesson.
+EXPECTED_FILES = LEARNER_FILES | {f"exercises/{name}.py" for name in reference_modules()} | {
+    f"exercises/tests/{path.name}" for path in (ROOT / "exercises" / "tests").glob("*.py")
+} | {f"notebooks/{lesson.assignment}/{lesson.notebook}" for lesson in LESSONS}
 
 # Run in the bundle: pytest, then report whether the kit's private packages were imported and where exercises came from.
 PUBLIC_RUN = """

@@ -1,11 +1,11 @@
-"""Build the nbgrader source notebooks from the lesson sources and the reference.
+"""Build the nbgrader source notebooks from the lesson sources and the references.
 
     python -m autograder.authoring.lessons          # rewrite notebooks/source/*/*.ipynb
     python -m autograder.authoring.lessons --check  # exit 1 if a committed notebook is out of date
 
 The prose, questions and visible tests of each lesson live in its source under
-notebooks/lessons/ (the format: autograder/course/lessons.py). The cells that
-define ``OPS`` and the four functions are cut out of solutions/graph.py at build
+notebooks/lessons/ (the format: autograder/course/lessons.py). Reference cells
+are cut out of their module of solutions/ (``module=``, default graph) at build
 time, solution markers included, so the notebooks always carry the reference and
 never a copy of it. A grade cell's points are its own (answer cells) or what the
 hidden checks on its function add up to (autograder/grading/checks/).
@@ -20,9 +20,9 @@ import json
 import sys
 from pathlib import Path
 
-from autograder.course.lessons import LESSONS, LessonError, lesson_grade_cells, parse
+from autograder.course.lessons import DEFAULT_MODULE, LessonError, discover, lesson_grade_cells, parse
 from autograder.course.markers import BEGIN
-from autograder.course.paths import NOTEBOOKS, REFERENCE
+from autograder.course.paths import NOTEBOOKS, SOLUTIONS, reference_modules
 from autograder.grading.answers import JUDGES
 from autograder.grading.by_lesson import cell_points
 from autograder.grading.checks import FUNCTIONS, points_of
@@ -127,13 +127,15 @@ def _cell(spec, index, blocks, graded, where):
     elif spec.kind == "tests":
         source, metadata = spec.source, _nbgrader(grade_id, points=cell_points(graded[grade_id]))
     else:  # reference
-        names = spec.settings["names"]
+        names, module = spec.settings["names"], spec.settings.get("module", DEFAULT_MODULE)
         if spec.source.strip():
             raise LessonError(f"{at}: a reference cell is generated; leave its body empty")
-        missing = [n for n in names if n not in blocks]
+        if module not in blocks:
+            raise LessonError(f"{at}: module={module!r}, but solutions/ has no {module}.py with solution regions")
+        missing = [n for n in names if n not in blocks[module]]
         if missing:
-            raise LessonError(f"{at}: {REFERENCE.name} defines no top-level {', '.join(missing)}")
-        source = "\n\n".join(blocks[n] for n in names)
+            raise LessonError(f"{at}: solutions/{module}.py defines no top-level {', '.join(missing)}")
+        source = "\n\n".join(blocks[module][n] for n in names)
         metadata = _nbgrader(grade_id, solution=True) if BEGIN in source else _nbgrader(grade_id, locked=True)
     if not source.strip():
         raise LessonError(f"{at}: empty {spec.kind} cell")
@@ -141,14 +143,17 @@ def _cell(spec, index, blocks, graded, where):
             "source": source}
 
 
-def build_notebook(lesson, lesson_text, reference_text, where="<lesson>"):
-    """Return the notebook JSON text for one lesson's source and the reference source."""
-    blocks = reference_blocks(reference_text)
+def build_notebook(lesson, lesson_text, references, where="<lesson>"):
+    """Return the notebook JSON text for one lesson's source and the references ({module: text}, or graph's text)."""
+    if isinstance(references, str):
+        references = {DEFAULT_MODULE: references}
+    blocks = {module: reference_blocks(text) for module, text in references.items()}
     specs = parse(lesson_text, where)
     graded = {cell.grade_id: cell for cell in lesson_grade_cells(lesson, specs, where)}
     for cell in graded.values():
         check_grade_cell(cell)
-    cells = [_cell(spec, i, blocks, graded, where) for i, spec in enumerate(specs)]
+    shipped = [spec for spec in specs if spec.kind != "lesson"]  # the lesson cell: settings and a note for authors
+    cells = [_cell(spec, i, blocks, graded, where) for i, spec in enumerate(shipped)]
     seen = set()
     for cell in cells:
         if cell["id"] in seen:
@@ -166,20 +171,20 @@ def build_notebook(lesson, lesson_text, reference_text, where="<lesson>"):
     return json.dumps(nb, indent=1, sort_keys=True, separators=(",", ": "), ensure_ascii=False) + "\n"
 
 
-def expected_notebooks(notebooks=NOTEBOOKS, reference=REFERENCE):
+def expected_notebooks(notebooks=NOTEBOOKS, solutions=SOLUTIONS):
     """Map each notebook path to the text the builder produces for it."""
-    reference_text = Path(reference).read_text(encoding="utf-8")
+    reference_text = {name: path.read_text(encoding="utf-8") for name, path in reference_modules(solutions).items()}
     built = {}
-    for lesson in LESSONS:
+    for lesson in discover(notebooks):
         src = lesson.source_path(notebooks)
         where = f"{src.parent.name}/{src.name}"
         built[lesson.notebook_path(notebooks)] = build_notebook(lesson, src.read_text(encoding="utf-8"), reference_text, where)
     return built
 
 
-def stale(notebooks=NOTEBOOKS, reference=REFERENCE):
+def stale(notebooks=NOTEBOOKS, solutions=SOLUTIONS):
     """The notebooks whose committed text differs from the builder's output (or that are missing)."""
-    return [path for path, text in expected_notebooks(notebooks, reference).items()
+    return [path for path, text in expected_notebooks(notebooks, solutions).items()
             if not path.exists() or path.read_text(encoding="utf-8") != text]
 
 
@@ -191,7 +196,7 @@ def main(argv=None):
         if args.check:
             out_of_date = stale(NOTEBOOKS)
             for path in out_of_date:
-                print(f"{path.relative_to(NOTEBOOKS.parent)} differs from what solutions/graph.py and "
+                print(f"{path.relative_to(NOTEBOOKS.parent)} differs from what solutions/ and "
                       "notebooks/lessons/ give: run `make notebooks`", file=sys.stderr)
             return 1 if out_of_date else 0
         for path, text in expected_notebooks(NOTEBOOKS).items():

@@ -7,7 +7,7 @@ The bundle is made of, and only of:
 
     notebooks/<assignment>/   the release notebooks, made by `nbgrader generate_assignment`
                               in a temporary copy of the course (notebooks/ is never written)
-    exercises/graph.py        the stub, generated from the reference here and now
+    exercises/<module>.py     the stubs and exercises/tasks.py, generated from the references here and now
     exercises/__init__.py, draw.py, loader.py, pytest_impl.py, exercises/tests/   copied as they are
     everything under learner/ README.md, Makefile, conftest.py, CI workflow, requirements ...
 
@@ -27,9 +27,9 @@ import tempfile
 from pathlib import Path
 
 from autograder.authoring import lessons
-from autograder.authoring.stubs import stub_source
+from autograder.authoring.stubs import expected_files
 from autograder.course.lessons import LESSONS
-from autograder.course.paths import ROOT
+from autograder.course.paths import ROOT, reference_modules
 from autograder.course.markers import MARKERS, solution_regions
 from autograder.nbgrader import env
 
@@ -63,8 +63,8 @@ def _tree(folder: Path, prefix: str):
 
 def check_sources(root: Path):
     """Fail unless the committed source notebooks are what the reference and the lesson files give."""
-    for path in lessons.stale(root / "notebooks", root / "solutions" / "graph.py"):
-        raise ReleaseError(f"{path.relative_to(root)} is out of date with solutions/graph.py: run `make notebooks`")
+    for path in lessons.stale(root / "notebooks", root / "solutions"):
+        raise ReleaseError(f"{path.relative_to(root)} is out of date with solutions/: run `make notebooks`")
 
 
 def release_notebooks(root: Path):
@@ -94,8 +94,8 @@ def bundle(root: Path):
     root = Path(root)
     check_sources(root)
     files = release_notebooks(root)
-    stub = stub_source((root / "solutions" / "graph.py").read_text(encoding="utf-8"))
-    files["exercises/graph.py"] = stub.encode("utf-8")
+    for path, text in expected_files(root / "solutions", root / "exercises").items():
+        files[f"exercises/{path.name}"] = text.encode("utf-8")
     for name in PUBLIC:
         files[name] = (root / name).read_bytes()
     files.update(_tree(root / "exercises" / "tests", "exercises/tests/"))
@@ -108,7 +108,7 @@ def solution_lines(root: Path):
 
     Lines too short to say anything ("}", "else:") are left out.
     """
-    sources = [root / "solutions" / "graph.py", *(lesson.source_path(root / "notebooks") for lesson in LESSONS)]
+    sources = [*reference_modules(root / "solutions").values(), *(lesson.source_path(root / "notebooks") for lesson in LESSONS)]
     return {
         line.strip()
         for path in sources

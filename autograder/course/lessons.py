@@ -1,9 +1,16 @@
-"""The lessons and their grade cells, read from the lesson sources in notebooks/lessons/.
+"""The lessons and their grade cells, discovered from the lesson sources in notebooks/lessons/.
+
+Every ``*.py`` file of notebooks/lessons/ is a lesson: its file name (without .py)
+is the nbgrader assignment id, and lessons come in file-name order. Nothing else
+lists them.
 
 A lesson source is a Python file in the percent format (as jupytext and VS Code
 read it), so an author can open it as a notebook to preview it. Each cell starts
 with a header line, and a cell's settings sit on that line, next to the cell:
 
+    # %% lesson notebook="computation_graphs.ipynb"  the first cell: the notebook the lesson becomes; its
+                                                     comment lines are a note for authors, never shipped
+                                                     (draft=true: read and checked, but not built or graded)
     # %% [markdown]                                  prose; every line starts with "# "
     # %% code                                        an ungraded cell the learner may edit
     # %% answer grade_id="order_solution"            the learner's answer; the key sits in a solution region
@@ -15,8 +22,10 @@ with a header line, and a cell's settings sit on that line, next to the cell:
     # %% reference grade_id="evaluate_solution" names=["evaluate"]
                                                      the reference's top-level definitions, cut out of
                                                      solutions/graph.py when the notebook is built
+                                                     (module="tape": out of solutions/tape.py)
 
-Setting values are JSON. Text above the first header is a note for authors. These
+Setting values are JSON. A function a ``grades`` cell names must be defined by a
+reference cell of the same lesson: that cell's module is the function's module. These
 headers are the course's one table of grade cells: ``grade_cells()`` reads it, the
 notebook builder (autograder/authoring/lessons.py) turns it into nbgrader metadata,
 and grading looks up what each grade cell grades here, never by parsing its id.
@@ -36,13 +45,15 @@ from pathlib import Path
 from autograder.course.markers import solution_regions
 from autograder.course.paths import NOTEBOOKS
 
-KINDS = ("markdown", "code", "answer", "tests", "reference")
+KINDS = ("lesson", "markdown", "code", "answer", "tests", "reference")
+DEFAULT_MODULE = "graph"  # a reference cell's module when it names none
 SETTINGS = {  # kind: (required settings, optional settings)
+    "lesson": (("notebook",), ("draft",)),
     "markdown": ((), ()),
     "code": ((), ()),
     "answer": (("grade_id",), ()),
     "tests": (("grade_id",), ("points", "judge", "grades", "explain")),
-    "reference": (("grade_id", "names"), ()),
+    "reference": (("grade_id", "names"), ("module",)),
 }
 _HEADER = re.compile(r"^# %%(?P<rest>.*)$")
 _KEY = re.compile(r"\s*(?P<key>\w+)=")
@@ -68,10 +79,47 @@ class Lesson:
         return notebooks / "lessons" / self.source
 
 
-LESSONS = (
-    Lesson("lesson1_graphs", "computation_graphs.ipynb", "lesson1_graphs.py"),
-    Lesson("lesson2_backward", "backward_sweep.ipynb", "lesson2_backward.py"),
-)
+def discover(notebooks=NOTEBOOKS, drafts=False):
+    """The lessons of ``notebooks``/lessons/, in file-name order (drafts left out unless asked for)."""
+    found = []
+    for path in sorted((Path(notebooks) / "lessons").glob("*.py")):
+        where = f"{path.parent.name}/{path.name}"
+        first = parse(path.read_text(encoding="utf-8"), where)[0]
+        if first.kind != "lesson":
+            raise LessonError(f'{where}:{first.line}: a lesson source starts with its lesson cell; add the line '
+                              f'# %% lesson notebook="{path.stem}.ipynb" above line {first.line}')
+        notebook = first.settings["notebook"]
+        if not isinstance(notebook, str) or not re.fullmatch(r"[A-Za-z0-9][\w.-]*\.ipynb", notebook):
+            raise LessonError(f'{where}:{first.line}: notebook= names the notebook file, e.g. notebook="{path.stem}.ipynb"')
+        if drafts or first.settings.get("draft") is not True:
+            found.append(Lesson(path.stem, notebook, path.name))
+    return tuple(found)
+
+
+class _Lessons:
+    """The course's lessons, discovered from the lesson sources the first time they are asked for."""
+
+    def __init__(self, notebooks):
+        self._notebooks = notebooks
+
+    @functools.cached_property
+    def _found(self):
+        return discover(self._notebooks)
+
+    def __iter__(self):
+        return iter(self._found)
+
+    def __len__(self):
+        return len(self._found)
+
+    def __getitem__(self, index):
+        return self._found[index]
+
+    def __repr__(self):
+        return repr(self._found)
+
+
+LESSONS = _Lessons(NOTEBOOKS)
 
 
 @dataclass(frozen=True)
@@ -95,6 +143,7 @@ class GradeCell:
     grade_id: str
     assignment: str
     function: str = ""  # a function cell: the learner function its hidden checks grade
+    module: str = ""  # a function cell: the lesson module that defines the function (its reference cell's)
     judge: str = ""  # an answer cell: the judge in autograder/grading/answers.py
     points: float = None  # an answer cell's points; a function cell's come from its checks
     solution: dict = field(default_factory=dict)  # the answer cell's key: {variable: value}
@@ -177,6 +226,8 @@ def solution_values(source, where):
 def lesson_grade_cells(lesson, cells, where):
     """The grade cells one lesson defines, in notebook order."""
     found, answer = [], None
+    modules = {name: cell.settings.get("module", DEFAULT_MODULE)
+               for cell in cells if cell.kind == "reference" for name in cell.settings["names"]}
     for cell in cells:
         at = f"{where}:{cell.line}"
         if cell.kind == "answer":
@@ -190,7 +241,11 @@ def lesson_grade_cells(lesson, cells, where):
         if "grades" in settings:
             if "points" in settings:
                 raise LessonError(f"{at}: a function cell is worth its hidden checks; remove points=")
-            found.append(GradeCell(cell.grade_id, lesson.assignment, function=settings["grades"], where=at))
+            function = settings["grades"]
+            if function not in modules:
+                raise LessonError(f"{at}: grades={function!r}, but no reference cell of this lesson names it; add "
+                                  f'# %% reference grade_id="{function}_solution" names=["{function}"] above it')
+            found.append(GradeCell(cell.grade_id, lesson.assignment, function=function, module=modules[function], where=at))
             continue
         if answer is None:
             raise LessonError(f"{at}: a judge cell needs the answer cell it judges right above it")
@@ -218,7 +273,7 @@ def read_lesson(lesson, notebooks=NOTEBOOKS):
 def grade_cells(notebooks=NOTEBOOKS):
     """{grade_id: GradeCell} for every autograded cell of the course, in lesson order."""
     table = {}
-    for lesson in LESSONS:
+    for lesson in discover(notebooks):
         for cell in read_lesson(lesson, notebooks)[1]:
             if cell.grade_id in table:
                 raise LessonError(f"{cell.where}: grade id {cell.grade_id!r} is used twice")

@@ -1,3 +1,4 @@
+# %% lesson notebook="computation_graphs.ipynb"
 # Lesson 1, computation graphs: the source of notebooks/source/lesson1_graphs/computation_graphs.ipynb.
 # `make notebooks` builds the notebook from this file and solutions/graph.py; never edit the notebook.
 # Open this file as a notebook (jupytext, VS Code) to preview it. Each cell's settings sit on its

@@ -1,3 +1,4 @@
+# %% lesson notebook="backward_sweep.ipynb"
 # Lesson 2, the trace and the backward sweep: the source of notebooks/source/lesson2_backward/backward_sweep.ipynb.
 # `make notebooks` builds the notebook from this file and solutions/graph.py; never edit the notebook.
 # Open this file as a notebook (jupytext, VS Code) to preview it. Each cell's settings sit on its
