@@ -93,7 +93,7 @@ def test_function_cells_are_worth_their_hidden_checks():
     assert sorted(functions) == ["backward", "evaluate", "inputs_of", "users_of"]
     for function, points in functions.items():
         assert points == sum(check.points for check in all_checks() if check.function == function), function
-    assert sum(graded.values()) == 109, "the README's demo table counts 55 + 54 points"
+    assert sum(graded.values()) == 109, "make grade's demo table counts 55 + 54 points"
 
 
 @pytest.mark.parametrize("score", [25.0, 20.0, 0.0])
