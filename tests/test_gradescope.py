@@ -114,7 +114,15 @@ def test_scripts_read_the_root_from_the_environment():
         assert script.startswith("#!/usr/bin/env bash\n")
         assert 'ROOT="${AUTOGRADER_ROOT:-/autograder}"' in script
     run = gradescope.RUN_AUTOGRADER
-    assert '-m autograder grade "$ROOT/submission" --json' in run and "results/results.json" in run
+    assert '-m autograder grade "$ROOT/submission" --output "$RESULTS"' in run and "results/results.json" in run
+
+
+def test_the_kit_writes_results_json_itself():
+    """run_autograder hands results.json to the kit (--output, written in one step), never to a shell redirect,
+    and asks for no weaker sandbox: Gradescope runs it as root, where the sandbox isolates fully."""
+    commands = [line for line in gradescope.RUN_AUTOGRADER.splitlines() if "-m autograder grade" in line]
+    assert len(commands) == 1 and ">" not in commands[0] and "--json" not in commands[0]
+    assert "limits" not in gradescope.RUN_AUTOGRADER and "GRAPHKIT_SANDBOX" not in gradescope.RUN_AUTOGRADER
 
 
 # ---------------------------------------------------------------- run_autograder
@@ -135,6 +143,9 @@ def test_reference_module_gets_full_marks(root):
     assert_gradescope_schema(results)
     assert results["score"] == results["max_score"], results["output"]
     assert all(test["status"] == "passed" for test in results["tests"])
+    assert results["output"].startswith("submission: 100/100"), results["output"][:200]
+    assert str(root) not in json.dumps(results), "the results show the grading machine's folders"
+    assert results["isolation"] == "full"
 
 
 @pytest.mark.slow
@@ -155,6 +166,28 @@ def test_unreadable_upload_gets_zero_and_a_reason(root):
     results = run_autograder(root)
     assert results["score"] == 0 and results["tests"] == []
     assert "could not be graded" in results["output"] and "graph.py" in results["output"]
+
+
+def test_a_hostile_upload_gets_zero_and_the_file_and_fix(root):
+    """graph.py nested too deeply for the grader's parser: results.json worth 0 that names the file and the fix, with
+    no traceback and none of the grading machine's folders."""
+    submit(root, {"exercises/graph.py": "x = " + "+".join(["1"] * 10_000) + "\n"})
+    results = run_autograder(root)
+    assert results["score"] == 0 and results["tests"] == []
+    assert "graph.py" in results["output"] and "hand it in again" in results["output"], results["output"]
+    text = json.dumps(results)
+    assert "Traceback" not in text and str(root) not in text and str(ROOT) not in text
+
+
+def test_a_kit_that_cannot_start_still_leaves_results(archive, tmp_path):
+    """Should the venv's Python not even start, the upload still gets a results.json worth 0 that says so."""
+    root = unpack(archive, tmp_path / "autograder")
+    python = root / "venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text("#!/bin/sh\nexit 1\n", encoding="utf-8")
+    python.chmod(0o755)
+    results = run_autograder(root)
+    assert results["score"] == 0 and "could not start" in results["output"] and "exit status 1" in results["output"]
 
 
 @pytest.mark.slow

@@ -10,8 +10,9 @@ learner's upload in /autograder/submission. What run_autograder leaves in
 
     setup.sh         a Python venv in /autograder/venv with the kit installed into it
                      (pip install --editable /autograder/source, so the kit finds its course files)
-    run_autograder   python -m autograder grade /autograder/submission --json > /autograder/results/results.json;
-                     an upload that cannot be graded gets a results.json worth 0 that says why
+    run_autograder   python -m autograder grade /autograder/submission --output /autograder/results/results.json,
+                     as root, so learner code runs fully isolated; the kit writes results.json itself, and an
+                     upload that cannot be graded gets one worth 0 that says why
     the kit          pyproject.toml, README.md, autograder/, solutions/, exercises/, and the course
                      under notebooks/ (config, lesson sources, source notebooks)
 
@@ -68,35 +69,25 @@ python3 -m venv "$ROOT/venv"
 
 RUN_AUTOGRADER = """\
 #!/usr/bin/env bash
-# Gradescope runs this for every submission: grade $AUTOGRADER_ROOT/submission with the
-# hidden checks and write Gradescope's results.json to $AUTOGRADER_ROOT/results/.
+# Gradescope runs this, as root, for every submission: grade $AUTOGRADER_ROOT/submission with the
+# hidden checks, learner code fully isolated (as root the sandbox has its namespaces; where the image
+# cannot give them, every upload gets results worth 0 that say so, and setup.sh's doctor line says why).
+# The kit writes $AUTOGRADER_ROOT/results/results.json itself, in one step: the grade, or results worth 0
+# saying why the upload could not be graded. The files in it are named from submission/ down.
 set -uo pipefail
 ROOT="${AUTOGRADER_ROOT:-/autograder}"
-PYTHON="$ROOT/venv/bin/python"
 RESULTS="$ROOT/results/results.json"
 mkdir -p "$ROOT/results"
-log="$(mktemp)"
-trap 'rm -f "$log" "$RESULTS.partial"' EXIT
+rm -f "$RESULTS"
 
 cd "$ROOT/source"
-"$PYTHON" -m autograder grade "$ROOT/submission" --json > "$RESULTS.partial" 2> "$log"
+"$ROOT/venv/bin/python" -m autograder grade "$ROOT/submission" --output "$RESULTS"
 status=$?
-cat "$log" >&2  # warnings and errors, for the instructor's view of the run
-if [ "$status" -eq 0 ] && [ -s "$RESULTS.partial" ]; then
-    mv "$RESULTS.partial" "$RESULTS"
-    exit 0
+if [ ! -s "$RESULTS" ]; then  # the kit itself could not start: still results worth 0 that say so
+    printf '{"score": 0, "output": "%s (exit status %s); tell your instructor.", "tests": []}\\n' \\
+        "The autograder could not start, so your upload was not graded" "$status" > "$RESULTS"
 fi
-# Nothing could be graded: a results.json worth 0 that tells the learner why.
-"$PYTHON" -c '
-import json, sys
-results, log, status = sys.argv[1:]
-with open(log, encoding="utf-8", errors="replace") as file:
-    reason = file.read().strip()[-3000:] or f"the grader stopped with exit status {status}"
-text = ("Your upload could not be graded. Upload exercises/graph.py, your lesson notebooks (.ipynb), "
-        "or both, and make sure each opens.\\n\\n" + reason)
-with open(results, "w", encoding="utf-8") as file:
-    json.dump({"score": 0, "output": text, "tests": []}, file, indent=2)
-' "$RESULTS" "$log" "$status"
+exit 0
 """
 
 SCRIPTS = {"setup.sh": SETUP_SH, "run_autograder": RUN_AUTOGRADER}
