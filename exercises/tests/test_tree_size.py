@@ -1,0 +1,84 @@
+"""Public tests for tree_size(graph, output): the size of the expression tree that writes output out with no sharing."""
+
+import copy
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from exercises import strategies
+
+pytestmark = pytest.mark.task_tree_size
+MODULE = "tape"
+
+# f(f(f(w))) with f(u) = u*u, as the tape records it: 3 entries.
+F3 = [("t0", "mul", ["w", "w"]), ("t1", "mul", ["t0", "t0"]), ("t2", "mul", ["t1", "t1"])]
+
+
+def counted_by_copying(graph, name):
+    """The tree written out: every read copies the whole subtree (recursive, so only for small graphs)."""
+    entry = next((e for e in graph if e[0] == name), None)
+    return 1 if entry is None else 1 + sum(counted_by_copying(graph, i) for i in entry[2])
+
+
+def check(impl, graph, output, want, what):
+    got = impl.tree_size(graph, output)
+    assert type(got) is int, f"tree_size({what}) should be an int, got {type(got).__name__}: {got!r}"
+    assert got == want, f"tree_size({what}) should be {want}, got {got}"
+
+
+def test_f_of_f_of_f_is_15_tree_nodes_for_3_entries(impl):
+    """f(f(f(w))): 3 entries on the tape, 15 nodes in the tree (w is written out 8 times)."""
+    check(impl, F3, "t2", 15, "f(f(f(w))), output t2")
+    check(impl, F3, "t1", 7, "f(f(w)), output t1")
+    check(impl, F3, "t0", 3, "f(w), output t0")
+
+
+def test_a_leaf_counts_one(impl):
+    check(impl, F3, "w", 1, "the leaf w")
+    check(impl, [], "x", 1, "an empty graph, output the leaf x")
+
+
+def test_a_value_read_twice_counts_twice(impl):
+    """mul x x writes x out twice (3 nodes); sq x reads x once (2 nodes)."""
+    check(impl, [("s", "mul", ["x", "x"])], "s", 3, "mul x x")
+    check(impl, [("s", "sq", ["x"])], "s", 2, "sq x")
+
+
+def test_lesson_one_graph(impl):
+    """L = (a*b + a)**2: p = a*b is 3 nodes, q = p + a is 5, L = sq q is 6."""
+    graph = [("p", "mul", ["a", "b"]), ("q", "add", ["p", "a"]), ("L", "sq", ["q"])]
+    check(impl, graph, "L", 6, "L = (a*b + a)**2")
+    check(impl, graph, "q", 5, "q = a*b + a in L = (a*b + a)**2")
+
+
+def test_nodes_after_the_output_do_not_count(impl):
+    graph = [("u", "neg", ["x"]), ("v", "mul", ["u", "u"]), ("late", "add", ["v", "v"])]
+    check(impl, graph, "v", 5, "v = u*u, with a node after it")
+
+
+def test_big_sizes_are_exact(impl):
+    """1,000 products u*u in a chain: 2**1001 - 1 tree nodes, exactly (far more than a float can count)."""
+    graph = [("t0", "mul", ["w", "w"])] + [(f"t{k}", "mul", [f"t{k - 1}", f"t{k - 1}"]) for k in range(1, 1000)]
+    check(impl, graph, "t999", 2 ** 1001 - 1, "a chain of 1,000 products u*u")
+
+
+def test_a_chain_of_10000_needs_no_recursion(impl):
+    """A chain of 10,000 negations is 10,001 tree nodes; counting it must not recurse 10,000 deep."""
+    graph = [("t0", "neg", ["x"])] + [(f"t{k}", "neg", [f"t{k - 1}"]) for k in range(1, 10_000)]
+    check(impl, graph, "t9999", 10_001, "a chain of 10,000 negations")
+
+
+def test_graph_is_not_modified(impl):
+    graph = copy.deepcopy(F3)
+    impl.tree_size(graph, "t2")
+    assert graph == F3, f"tree_size changed the graph: it is now {graph!r}"
+
+
+@given(data=st.data())
+def test_random_graphs_match_copying_every_read(impl, data):
+    """On random graphs, tree_size agrees with writing the tree out by copying the subtree at every read."""
+    impl.tree_size([("s", "neg", ["x"])], "s")  # before drawing anything: a task not written yet fails at once
+    graph, _leaves = data.draw(strategies.graphs(max_nodes=8), label="graph")
+    output = data.draw(st.sampled_from([name for name, _op, _inputs in graph]), label="output")
+    check(impl, graph, output, counted_by_copying(graph, output), f"{graph}, output {output!r}")
