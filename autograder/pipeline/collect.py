@@ -21,6 +21,16 @@ Here:
 * who handed a file in comes only from the name of a top-level entry of the download,
   which the LMS wrote; a login that is not a safe student id is reported, never used
   as a folder name;
+* learners are told apart by their LMS user id, not by the login part of the name,
+  which two learners can share (Canvas writes a name, and two learners can have
+  one): each user id is a learner of their own. A login shared by several user ids
+  gives each of them the student id ``<login>_<user id>`` (a login never holds
+  ``_``, so no other learner has it), with a note naming them all. The student id
+  given to each user id is kept beside DEST (``learners.json`` in DEST's parent, so
+  DEST stays a submitted/ folder), and later downloads give the same learner the
+  same id; a newcomer whose login an earlier learner has gets an id of their own;
+* an entry name that appears more than once in the download (which no LMS writes)
+  is read once, the last of them, with a note naming the entry and what was kept;
 * nothing inside the download is unpacked but notebooks: an uploaded archive (.zip,
   .gz, .tar ...) is never opened, and is reported as that learner's problem;
 * when a learner uploaded a notebook of the same name more than once, the latest by
@@ -61,10 +71,12 @@ CANVAS_NAME = re.compile(
     r"(?P<student_id>[^_/\\]+)_(?P<late>LATE_)?(?P<user_id>[0-9]+)_(?P<submission_id>[0-9]+)_(?P<file>[^/\\]+)"
 )
 RESUBMISSION = re.compile(r"(?P<stem>.*?)(?:-(?P<copy>[0-9]+))?(?P<extension>\.[A-Za-z0-9]+)?")
+USER_ID = re.compile(r"[0-9]+")
 SAFE_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.()+-]{0,150}\.ipynb")
 ARCHIVES = (".zip", ".gz", ".tgz", ".tar", ".bz2", ".xz", ".7z", ".rar", ".zst", ".lz", ".lzma", ".z")
 NO_TIME = (1980, 1, 1, 0, 0, 0)  # what a zip entry says when it has no time
-PROBLEMS = ".problems.json"  # in DEST: {assignment: {login: problem}} of learners with nothing to unpack
+PROBLEMS = ".problems.json"  # in DEST: {assignment: {student id: problem}} of learners with nothing to unpack
+LEARNERS = "learners.json"  # beside DEST: {LMS user id: student id} of every learner collected so far
 LESSON_IDS = frozenset(lesson.assignment for lesson in LESSONS)
 
 
@@ -74,9 +86,10 @@ class Upload:
 
     info: zipfile.ZipInfo
     index: int  # its place in the download
-    student: str
+    student: str  # the login part of the name, which several learners may share
     name: str  # the file name as uploaded, without the resubmission suffix
     copy: int  # the resubmission suffix, 0 when none
+    user_id: str = ""  # the LMS user id: one per learner
 
     @property
     def entry(self):
@@ -109,12 +122,97 @@ def parse(info, index):
     if not is_safe_id(match["student_id"]):
         return f"the login {show(match['student_id'])} is not a safe student id ({ID_RULE})"
     parts = RESUBMISSION.fullmatch(match["file"])
-    return Upload(info, index, match["student_id"], parts["stem"] + (parts["extension"] or ""), int(parts["copy"] or 0))
+    return Upload(info, index, match["student_id"], parts["stem"] + (parts["extension"] or ""), int(parts["copy"] or 0),
+                  match["user_id"].lstrip("0") or "0")
+
+
+def _once_each(infos, zip_name):
+    """The entries of the download, each name once (the last entry of that name); and a note for every name twice."""
+    last, count = {}, {}
+    for info in infos:
+        last[info.filename] = info
+        count[info.filename] = count.get(info.filename, 0) + 1
+    notes = []
+    for name, times in count.items():
+        if times > 1:
+            kept = last[name]
+            earlier = "the earlier one is" if times == 2 else f"the {times - 1} earlier ones are"
+            notes.append(f"{zip_name}: {show(name)}: {times} entries of this name in the download; only the last "
+                         f"of them (dated {datetime.datetime(*kept.date_time):%Y-%m-%d %H:%M:%S}, {kept.file_size} "
+                         f"bytes) is read, {earlier} not; an LMS writes each name once, so "
+                         "download the submissions again")
+    return [info for info in infos if last[info.filename] is info], notes
+
+
+def _known_learners(dest):
+    """{user id: student id} that earlier downloads gave, from dest; each student id given to one user id only."""
+    try:
+        known = json.loads((dest.parent / LEARNERS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    given, taken = {}, set()
+    for user_id, student in sorted(known.items() if isinstance(known, dict) else ()):
+        if USER_ID.fullmatch(user_id) and isinstance(student, str) and is_safe_id(student) and student not in taken:
+            given[user_id] = student
+            taken.add(student)
+    return given
+
+
+def _numeric(user_id):
+    return len(user_id), user_id  # digit strings in numeric order, however long
+
+
+def student_ids(uploads, known, zip_name):
+    """({user id: student id}, notes): each LMS user id of ``uploads`` is a learner of their own.
+
+    A user id that ``known`` (earlier downloads) gives an id keeps it. Otherwise a login held
+    by that user id alone, and by no learner of an earlier download, is its student id; a
+    login shared gives ``<login>_<user id>``. A user id whose names show several logins
+    takes that of its latest upload.
+    """
+    logins = {}
+    for upload in sorted(uploads, key=lambda u: u.order):
+        logins.setdefault(upload.user_id, []).append(upload.student)
+    login = {user_id: names[-1] for user_id, names in logins.items()}
+    holders = {}
+    for user_id, name in login.items():
+        holders.setdefault(name, set()).add(user_id)
+    taken = {student.split("_")[0] for student in known.values()}  # the logins of earlier downloads' learners
+    given, notes = {}, []
+    for user_id in sorted(login, key=_numeric):
+        name = login[user_id]
+        if user_id in known:
+            given[user_id] = known[user_id]
+        elif len(holders[name]) == 1 and name not in taken:
+            given[user_id] = name
+        else:
+            given[user_id] = f"{name}_{user_id}"
+        if len(set(logins[user_id])) > 1:
+            notes.append(f"{zip_name}: LMS user id {user_id} hands in as {', '.join(sorted(map(show, set(logins[user_id]))))}: "
+                         f"one learner, graded as {show(given[user_id])}")
+    for name, user_ids in sorted(holders.items()):
+        here = sorted(user_ids, key=_numeric)
+        earlier = sorted((u for u, s in known.items() if u not in user_ids and s.split("_")[0] == name), key=_numeric)
+        rows = " and ".join(f"{show(given[u])} (user id {u})" for u in here)
+        also = f"user id(s) {', '.join(earlier)} of an earlier download"
+        if len(here) > 1:
+            notes.append(f"{zip_name}: the login {show(name)} is shared by LMS user ids {', '.join(here)}"
+                         f"{f' (and {also})' if earlier else ''}: graded as {rows}, one row each; "
+                         "each keeps that student id in later downloads")
+        elif here[0] not in known and given[here[0]] != name:
+            notes.append(f"{zip_name}: the login {show(name)} of LMS user id {here[0]} is that of {also} too: "
+                         f"graded as {rows}, a row of its own; it keeps that student id in later downloads")
+    for user_id, student in sorted(given.items()):
+        if not is_safe_id(student):
+            notes.append(f"{zip_name}: LMS user id {user_id}: {show(student)} is not a safe student id ({ID_RULE}); "
+                         "their hand-ins were not read: give them a shorter login in the LMS")
+            del given[user_id]
+    return given, notes
 
 
 def guess_assignment(uploads, zip_name):
     """The lesson whose notebook most learners of the download handed in."""
-    votes = {lesson.assignment: len({u.student for u in uploads if u.name == lesson.notebook}) for lesson in LESSONS}
+    votes = {lesson.assignment: len({u.user_id for u in uploads if u.name == lesson.notebook}) for lesson in LESSONS}
     ranked = sorted(votes.items(), key=lambda item: -item[1])
     if not ranked[0][1] or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
         counted = ", ".join(f"{a}: {n} learner(s)" for a, n in votes.items())
@@ -222,9 +320,8 @@ def collect(zip_file, dest, assignment=None):
         raise BatchError(f"{zip_file.name}: not a zip file the grader can read ({err}); download the submissions again") from None
     with archive:
         notes, uploads = [], []
-        for index, info in enumerate(archive.infolist()):
-            if info.is_dir():
-                continue
+        entries, notes = _once_each([info for info in archive.infolist() if not info.is_dir()], zip_file.name)
+        for index, info in enumerate(entries):
             parsed = parse(info, index)
             if isinstance(parsed, str):
                 notes.append(f"{zip_file.name}: {show(info.filename)}: {parsed}; not read, and no learner was given it")
@@ -235,13 +332,19 @@ def collect(zip_file, dest, assignment=None):
                              "pass the zip of the LMS's Download Submissions")
         assignment = assignment or guess_assignment(uploads, zip_file.name)
         lesson = lessons[assignment]
-        learners = {}
+        known = _known_learners(dest)
+        given, said = student_ids(uploads, known, zip_file.name)
+        notes += said
+        learners = {}  # {student id: _Learner}: one per LMS user id
         for upload in uploads:
-            learners.setdefault(upload.student, _Learner(upload.student, assignment)).uploads.append(upload)
+            if upload.user_id in given:
+                student = given[upload.user_id]
+                learners.setdefault(student, _Learner(student, assignment)).uploads.append(upload)
         for learner in learners.values():
             _choose(learner, lesson)
 
         _clear(dest, assignment)
+        write_atomic(dest.parent / LEARNERS, json.dumps(dict(known, **given), indent=1, sort_keys=True) + "\n")
         total, files = 0, 0
         queue = sorted(((learner, upload) for learner in learners.values() for upload in learner.chosen),
                        key=lambda pair: (pair[1].info.file_size, pair[1].student, pair[1].name))

@@ -12,6 +12,19 @@ files gone from the input are removed. Nothing in the input is trusted:
   batch goes on without it;
 * symbolic links are never followed, and only the lesson notebook and timestamp.txt of
   each assignment folder are mirrored; other files are left where they are;
+* each of those files is opened once and read whole from that one descriptor
+  (autograder/pipeline/readonce.py): no symbolic link on its path, a regular file of
+  one name (no hard link), capped in size, its bytes hashed (cache/state.json's
+  ``received``). Everything after works on those bytes and on OUT/submitted, the
+  kit's own copy: the learner's path is never opened again, so a file swapped while
+  the batch runs (for a link to the instructor's source notebook, say) is either
+  the learner's own, read before the swap, or refused as that learner's problem;
+* timestamp.txt is parsed (autograder/pipeline/timestamps.py) and mirrored in
+  nbgrader's own format; one that is no time, or too large, is a problem of that
+  hand-in (the release notebook stands in for it, scored 0 with the message);
+* names are shown escaped (``show``) when they hold a quote, a backslash, or any
+  character that is not printable: control, bidi (a right-to-left override),
+  zero-width or separator characters never reach a terminal or a page raw;
 * every learner folder gives a hand-in for each lesson whose folder it has. When that
   folder holds no lesson notebook, a single notebook of another name that holds the
   lesson's grade cells (a renamed copy) is graded in its place, with a note; otherwise
@@ -41,10 +54,11 @@ from pathlib import Path
 
 from autograder.course.lessons import LESSONS
 from autograder.course.metadata import restore_metadata
-from autograder.files import file_sha, sha, write_if_changed
+from autograder.files import sha, write_if_changed
 from autograder.grading.submission import MAX_NOTEBOOK_BYTES, SubmissionError, from_notebook
 from autograder.nbgrader.course_folder import BatchError, remove
 from autograder.nbgrader.sanitize_markup import sanitize_notebook
+from autograder.pipeline import readonce, timestamps
 
 SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 ID_RULE = "a letter or digit, then up to 63 letters, digits, '_', '.' or '-'"
@@ -54,7 +68,8 @@ MAX_RENAMED = 10  # notebooks of other names read to find a renamed lesson noteb
 # Part of every mirrored notebook's hash: raised whenever prepared() changes what it writes,
 # so notebooks mirrored by an older kit are prepared (and graded) again.
 PREPARATION = "sanitized-1"
-_PRINTABLE = re.compile(r"[^\x00-\x1f\x7f\"'\\]*")
+RECEIVED = "received"  # OUT/cache/received/: the kit's copy of one notebook's bytes while it is checked
+TOO_LARGE = "clear the notebook's outputs and hand it in again"
 
 
 def is_safe_id(name):
@@ -62,8 +77,18 @@ def is_safe_id(name):
 
 
 def show(name):
-    """A file or folder name as a message shows it: quoted, with escapes, when it holds odd characters."""
-    return name if _PRINTABLE.fullmatch(name) else repr(name)
+    """A file or folder name as a message shows it: quoted, with escapes, when it holds odd characters.
+
+    Odd is a quote, a backslash or anything str.isprintable() refuses: control characters
+    (C0, C1, escape sequences), bidi controls such as a right-to-left override, zero-width
+    and separator characters. repr() writes each of those as a visible \\x, \\u escape.
+    """
+    return name if name.isprintable() and not any(c in name for c in "\"'\\") else repr(name)
+
+
+def where(source, path):
+    """A learner's file as messages name it: its path below the submissions folder, each part shown."""
+    return "/".join(show(part) for part in Path(path).relative_to(source).parts)
 
 
 @dataclass
@@ -73,14 +98,31 @@ class Scan:
     files: dict = field(default_factory=dict)  # {"student/assignment/name": input path}: lesson notebooks, timestamps
     standins: dict = field(default_factory=dict)  # {"student/assignment/notebook": problem}: the release stands in
     notes: list = field(default_factory=list)  # what was skipped or read another way, and why
+    source: Path = Path(".")  # the submissions folder scanned: every file is read below it (readonce.receive)
+    checked: dict = field(default_factory=dict)  # {"student/assignment/notebook": sha256} of a renamed notebook as read
 
 
 def grade_ids(path):
-    """The grade ids a notebook file carries, or an empty set when it cannot be read as a notebook."""
+    """The grade ids a notebook file of the kit's own (a release notebook) carries."""
     try:
-        if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_NOTEBOOK_BYTES:
-            return set()
-        cells = json.loads(path.read_bytes().decode("utf-8-sig")).get("cells")
+        return grade_ids_in(Path(path).read_bytes())
+    except OSError:
+        return set()
+
+
+def _learner_grade_ids(source, path):
+    """(grade ids, sha256) of a learner's notebook, read once (readonce.receive); an empty set when it cannot be."""
+    try:
+        got = readonce.receive(source, path, MAX_NOTEBOOK_BYTES)
+    except (readonce.Refused, OSError):
+        return set(), ""
+    return grade_ids_in(got.data), got.sha256
+
+
+def grade_ids_in(data):
+    """The grade ids the bytes of a notebook file carry, or an empty set when they are no notebook."""
+    try:
+        cells = json.loads(data.decode("utf-8-sig")).get("cells")
         found = set()
         for cell in cells if isinstance(cells, list) else []:
             meta = cell.get("metadata") if isinstance(cell, dict) else None
@@ -119,10 +161,12 @@ def _lesson_folder(scan, student, lesson, folder, lesson_ids):
         else:
             rest.append(entry.name + ("/" if entry.is_dir() else ""))
     if notebook is None:
-        carrying = [name for name in others[:MAX_RENAMED] if grade_ids(folder / name) & lesson_ids]
+        read = {name: _learner_grade_ids(scan.source, folder / name) for name in others[:MAX_RENAMED]}
+        carrying = [name for name, (ids, _sha) in read.items() if ids & lesson_ids]
         if len(carrying) == 1:
             notebook = folder / carrying[0]
             others.remove(carrying[0])
+            scan.checked[target] = read[carrying[0]][1]  # what is graded must be what was recognised
             scan.notes.append(
                 f"{prefix}/{show(carrying[0])}: graded as {lesson.notebook}, the lesson notebook it is "
                 f"(it holds the lesson's grade cells); next time hand it in as {lesson.notebook}"
@@ -197,7 +241,7 @@ def scan(source, lesson_ids=None, problems=None):
     source = Path(source)
     lesson_ids = lesson_ids or {lesson.assignment: set() for lesson in LESSONS}
     problems = problems or {}
-    found = Scan()
+    found = Scan(source=source)
     learners = set()
     for entry in _entries(source, hidden=True):
         if entry.name in IGNORED or (entry.name.startswith(".") and not entry.is_dir(follow_symlinks=False)):
@@ -222,25 +266,73 @@ def scan(source, lesson_ids=None, problems=None):
     return found
 
 
-def prepared(course, path, lesson):
-    """(text to put in OUT/submitted, problem): the notebook with restored metadata and inert markup, or a stand-in."""
+def prepared(course, data, name, lesson):
+    """(text to put in OUT/submitted, problem): the notebook with restored metadata and inert markup, or a stand-in.
+
+    data: the bytes read from the learner's file; name: how messages name that file. The
+    checks of autograder/grading/submission.py read the kit's own copy of those bytes
+    (OUT/cache/received/), never the learner's file.
+    """
     import nbformat
 
     release_text = course.release(lesson).read_text(encoding="utf-8")
+    copy = course.cache / RECEIVED / lesson.notebook
+    copy.parent.mkdir(parents=True, exist_ok=True)
     try:
-        from_notebook(path)
+        copy.write_bytes(data)
+        from_notebook(copy)
     except SubmissionError as err:
-        return release_text, str(err).replace(str(path), path.name)
+        return release_text, str(err).replace(str(copy), name)
+    finally:
+        copy.unlink(missing_ok=True)
     try:
-        nb = nbformat.reads(path.read_text(encoding="utf-8-sig"), as_version=4)
+        nb = nbformat.reads(data.decode("utf-8-sig"), as_version=4)
         restored = restore_metadata(nb, json.loads(release_text))
         sanitize_notebook(restored)
         return nbformat.writes(nbformat.from_dict(restored)) + "\n", ""
     except Exception as err:  # noqa: BLE001 - whatever stops nbformat, the learner gets 0 and the reason
         return release_text, (
-            f"{path.name}: not a notebook Jupyter can open ({type(err).__name__}: {str(err)[:200]}); "
+            f"{name}: not a notebook Jupyter can open ({type(err).__name__}: {show(str(err)[:200])}); "
             "open it in JupyterLab, save it, and hand it in again"
         )
+
+
+def _read_timestamps(found):
+    """{relative: (nbgrader's text, sha256 of the bytes read)} of every timestamp.txt found, taken out of found.files.
+
+    A hand-in whose timestamp.txt cannot be read or is no time becomes a stand-in with that
+    problem (its notebook is not read); when it is a stand-in already, its problem stays
+    and this one is a note.
+    """
+    lessons = {lesson.assignment: lesson for lesson in LESSONS}
+    stamps = {}
+    for relative in sorted(r for r in found.files if r.endswith("/" + TIMESTAMP)):
+        path = found.files.pop(relative)
+        student, assignment, _name = relative.split("/", 2)
+        try:
+            got = readonce.receive(found.source, path, timestamps.MAX_BYTES, timestamps.FIX)
+            stamps[relative] = timestamps.canonical(got.data), got.sha256
+        except (readonce.Refused, timestamps.BadTimestamp) as err:
+            problem = f"{where(found.source, path)}: {err}"
+            notebook = f"{student}/{assignment}/{lessons[assignment].notebook}"
+            if notebook in found.files:
+                del found.files[notebook]
+                found.standins[notebook] = problem
+            else:
+                found.notes.append(f"{problem} (not used: this hand-in has no notebook to grade either)")
+    return stamps
+
+
+def _read_notebook(found, relative, path):
+    """readonce.Received of a lesson notebook; Refused, with the message naming the file, when it cannot be taken."""
+    try:
+        got = readonce.receive(found.source, path, MAX_NOTEBOOK_BYTES, TOO_LARGE)
+    except readonce.Refused as err:
+        raise readonce.Refused(f"{where(found.source, path)}: {err}") from None
+    if relative in found.checked and found.checked[relative] != got.sha256:
+        raise readonce.Refused(f"{where(found.source, path)}: changed while the hand-ins were read (it is not the "
+                               f"notebook recognised as {relative.rsplit('/', 1)[1]}); {readonce.AGAIN}")
+    return got
 
 
 def mirror(course, source, label, problems=None):
@@ -248,6 +340,7 @@ def mirror(course, source, label, problems=None):
 
     label names the input (the demo, a folder, a collected download); an OUT that already
     holds another input's hand-ins is refused rather than mixed. problems: see ``scan``.
+    Each input file is read once (``readonce``), and only those bytes are used.
     """
     source = Path(source).resolve()
     if not source.is_dir():
@@ -261,32 +354,47 @@ def mirror(course, source, label, problems=None):
             "grade this one into another folder (OUT=...) or delete that folder first"
         )
     course.state["input"] = label
+    remove(course.cache / RECEIVED)  # what a killed run left of its copy
     lessons = {lesson.assignment: lesson for lesson in LESSONS}
     lesson_ids = {lesson.assignment: grade_ids(course.release(lesson)) for lesson in LESSONS}
     found = scan(source, lesson_ids, problems)
     mirrored = course.state["inputs"]
+    received = course.state.setdefault("received", {})  # {relative: sha256 of the bytes read from the input}
     known = course.problems()
     changed = set()
-    for relative, path in found.files.items():
-        student, assignment, name = relative.split("/", 2)
-        is_notebook = name == lessons[assignment].notebook
-        digest = sha(f"{PREPARATION}\0{file_sha(path)}".encode()) if is_notebook else file_sha(path)
+    stamps = _read_timestamps(found)
+    for relative, (text, digest_read) in stamps.items():
+        student, assignment, _name = relative.split("/", 2)
+        received[relative] = digest_read
+        digest = sha(text.encode())
+        if mirrored.get(relative) == digest and (submitted / relative).exists():
+            continue
+        changed.add((student, assignment))
+        write_if_changed(submitted / relative, text)
+        mirrored[relative] = digest
+    for relative, path in sorted(found.files.items()):  # the lesson notebooks
+        student, assignment, _name = relative.split("/", 2)
+        try:
+            got = _read_notebook(found, relative, path)
+        except readonce.Refused as err:
+            found.standins[relative] = str(err)
+            continue
+        received[relative] = got.sha256
+        digest = sha(f"{PREPARATION}\0{got.sha256}".encode())
         target = submitted / relative
         if mirrored.get(relative) == digest and target.exists():
             continue
         changed.add((student, assignment))
-        if is_notebook:
-            text, problem = prepared(course, path, lessons[assignment])
-            write_if_changed(target, text)
-            if problem:
-                known[relative] = problem
-            else:
-                known.pop(relative, None)
+        text, problem = prepared(course, got.data, show(path.name), lessons[assignment])
+        write_if_changed(target, text)
+        if problem:
+            known[relative] = problem
         else:
-            write_if_changed(target, path.read_bytes())
+            known.pop(relative, None)
         mirrored[relative] = digest
     for relative, problem in found.standins.items():
         student, assignment, _name = relative.split("/", 2)
+        received.pop(relative, None)
         digest = sha(f"stand-in\0{problem}".encode())
         target = submitted / relative
         if mirrored.get(relative) == digest and target.exists() and known.get(relative) == problem:
@@ -296,12 +404,15 @@ def mirror(course, source, label, problems=None):
         course.save_problems(known)  # before the stand-in: a kill must not leave one taken for the learner's own
         write_if_changed(target, course.release(lessons[assignment]).read_bytes())
         mirrored[relative] = digest
-    for relative in sorted(set(mirrored) - set(found.files) - set(found.standins)):
+    kept = set(stamps) | set(found.files) | set(found.standins)
+    for relative in sorted(set(mirrored) - kept):
         student, assignment, _name = relative.split("/", 2)
         changed.add((student, assignment))
         remove(submitted / relative)
         known.pop(relative, None)
         del mirrored[relative]
+    for relative in sorted(set(received) - kept):
+        del received[relative]
     for student, assignment in changed:
         for folder in (submitted / student / assignment, submitted / student):
             if folder.is_dir() and not any(folder.iterdir()):
