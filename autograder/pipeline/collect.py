@@ -21,12 +21,12 @@ Here:
 * who handed a file in comes only from the name of a top-level entry of the download,
   which the LMS wrote; a login that is not a safe student id is reported, never used
   as a folder name;
-* learners are told apart by their LMS user id, not by the login part of the name,
-  which two learners can share (Canvas writes a name, and two learners can have
-  one): each user id is a learner of their own. A login shared by several user ids
-  gives each of them the student id ``<login>_<user id>`` (a login never holds
+* learners are told apart by their LMS user id as well as the login part of the
+  name, which two learners can share (Canvas writes a name, and two learners can
+  have one): no two user ids are ever one learner. A login shared by several user
+  ids gives each of them the student id ``<login>_<user id>`` (a login never holds
   ``_``, so no other learner has it), with a note naming them all. The student id
-  given to each user id is kept beside DEST (``learners.json`` in DEST's parent, so
+  given to each learner is kept beside DEST (``learners.json`` in DEST's parent, so
   DEST stays a submitted/ folder), and later downloads give the same learner the
   same id; a newcomer whose login an earlier learner has gets an id of their own;
 * an entry name that appears more than once in the download (which no LMS writes)
@@ -89,7 +89,7 @@ class Upload:
     student: str  # the login part of the name, which several learners may share
     name: str  # the file name as uploaded, without the resubmission suffix
     copy: int  # the resubmission suffix, 0 when none
-    user_id: str = ""  # the LMS user id: one per learner
+    user_id: str = ""  # the LMS user id, without leading zeros: one per learner
 
     @property
     def entry(self):
@@ -145,15 +145,17 @@ def _once_each(infos, zip_name):
 
 
 def _known_learners(dest):
-    """{user id: student id} that earlier downloads gave, from dest; each student id given to one user id only."""
+    """{(login, user id): student id} that earlier downloads gave, from beside dest; each id given once."""
     try:
         known = json.loads((dest.parent / LEARNERS).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     given, taken = {}, set()
-    for user_id, student in sorted(known.items() if isinstance(known, dict) else ()):
-        if USER_ID.fullmatch(user_id) and isinstance(student, str) and is_safe_id(student) and student not in taken:
-            given[user_id] = student
+    for key, student in sorted(known.items() if isinstance(known, dict) else ()):
+        login, _, user_id = key.partition("/")
+        if (is_safe_id(login) and "_" not in login and USER_ID.fullmatch(user_id) and isinstance(student, str)
+                and is_safe_id(student) and student not in taken):
+            given[login, user_id] = student
             taken.add(student)
     return given
 
@@ -163,56 +165,49 @@ def _numeric(user_id):
 
 
 def student_ids(uploads, known, zip_name):
-    """({user id: student id}, notes): each LMS user id of ``uploads`` is a learner of their own.
+    """({(login, user id): student id}, notes): each LMS user id of a login is a learner of their own.
 
-    A user id that ``known`` (earlier downloads) gives an id keeps it. Otherwise a login held
-    by that user id alone, and by no learner of an earlier download, is its student id; a
-    login shared gives ``<login>_<user id>``. A user id whose names show several logins
-    takes that of its latest upload.
+    A learner that ``known`` (earlier downloads) gives an id keeps it. Otherwise a login
+    held by one user id alone, here and in earlier downloads, is its student id; a login
+    shared gives ``<login>_<user id>``.
     """
-    logins = {}
-    for upload in sorted(uploads, key=lambda u: u.order):
-        logins.setdefault(upload.user_id, []).append(upload.student)
-    login = {user_id: names[-1] for user_id, names in logins.items()}
-    holders = {}
-    for user_id, name in login.items():
-        holders.setdefault(name, set()).add(user_id)
-    taken = {student.split("_")[0] for student in known.values()}  # the logins of earlier downloads' learners
+    holders, earlier = {}, {}
+    for upload in uploads:
+        holders.setdefault(upload.student, set()).add(upload.user_id)
+    for login, user_id in known:
+        earlier.setdefault(login, set()).add(user_id)
     given, notes = {}, []
-    for user_id in sorted(login, key=_numeric):
-        name = login[user_id]
-        if user_id in known:
-            given[user_id] = known[user_id]
-        elif len(holders[name]) == 1 and name not in taken:
-            given[user_id] = name
-        else:
-            given[user_id] = f"{name}_{user_id}"
-        if len(set(logins[user_id])) > 1:
-            notes.append(f"{zip_name}: LMS user id {user_id} hands in as {', '.join(sorted(map(show, set(logins[user_id]))))}: "
-                         f"one learner, graded as {show(given[user_id])}")
-    for name, user_ids in sorted(holders.items()):
+    for login, user_ids in sorted(holders.items()):
         here = sorted(user_ids, key=_numeric)
-        earlier = sorted((u for u, s in known.items() if u not in user_ids and s.split("_")[0] == name), key=_numeric)
-        rows = " and ".join(f"{show(given[u])} (user id {u})" for u in here)
-        also = f"user id(s) {', '.join(earlier)} of an earlier download"
+        for user_id in here:
+            if (login, user_id) in known:
+                given[login, user_id] = known[login, user_id]
+            elif len(here) == 1 and not earlier.get(login, set()) - {user_id}:
+                given[login, user_id] = login
+            else:
+                given[login, user_id] = f"{login}_{user_id}"
+        before = sorted(earlier.get(login, set()) - user_ids, key=_numeric)
+        rows = " and ".join(f"{show(given[login, u])} (user id {u})" for u in here)
+        also = f"user id(s) {', '.join(before)} of an earlier download"
         if len(here) > 1:
-            notes.append(f"{zip_name}: the login {show(name)} is shared by LMS user ids {', '.join(here)}"
-                         f"{f' (and {also})' if earlier else ''}: graded as {rows}, one row each; "
+            notes.append(f"{zip_name}: the login {show(login)} is shared by LMS user ids {', '.join(here)}"
+                         f"{f' (and {also})' if before else ''}: graded as {rows}, one row each; "
                          "each keeps that student id in later downloads")
-        elif here[0] not in known and given[here[0]] != name:
-            notes.append(f"{zip_name}: the login {show(name)} of LMS user id {here[0]} is that of {also} too: "
+        elif (login, here[0]) not in known and given[login, here[0]] != login:
+            notes.append(f"{zip_name}: the login {show(login)} of LMS user id {here[0]} is that of {also} too: "
                          f"graded as {rows}, a row of its own; it keeps that student id in later downloads")
-    for user_id, student in sorted(given.items()):
+    for key, student in sorted(given.items()):
         if not is_safe_id(student):
-            notes.append(f"{zip_name}: LMS user id {user_id}: {show(student)} is not a safe student id ({ID_RULE}); "
-                         "their hand-ins were not read: give them a shorter login in the LMS")
-            del given[user_id]
+            notes.append(f"{zip_name}: {show(key[0])} of LMS user id {key[1]}: {show(student)} is not a safe "
+                         f"student id ({ID_RULE}); their hand-ins were not read: give them a shorter login in the LMS")
+            del given[key]
     return given, notes
 
 
 def guess_assignment(uploads, zip_name):
     """The lesson whose notebook most learners of the download handed in."""
-    votes = {lesson.assignment: len({u.user_id for u in uploads if u.name == lesson.notebook}) for lesson in LESSONS}
+    votes = {lesson.assignment: len({(u.student, u.user_id) for u in uploads if u.name == lesson.notebook})
+             for lesson in LESSONS}
     ranked = sorted(votes.items(), key=lambda item: -item[1])
     if not ranked[0][1] or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
         counted = ", ".join(f"{a}: {n} learner(s)" for a, n in votes.items())
@@ -335,16 +330,17 @@ def collect(zip_file, dest, assignment=None):
         known = _known_learners(dest)
         given, said = student_ids(uploads, known, zip_file.name)
         notes += said
-        learners = {}  # {student id: _Learner}: one per LMS user id
+        learners = {}  # {student id: _Learner}: one per login and LMS user id
         for upload in uploads:
-            if upload.user_id in given:
-                student = given[upload.user_id]
+            student = given.get((upload.student, upload.user_id))
+            if student:
                 learners.setdefault(student, _Learner(student, assignment)).uploads.append(upload)
         for learner in learners.values():
             _choose(learner, lesson)
 
         _clear(dest, assignment)
-        write_atomic(dest.parent / LEARNERS, json.dumps(dict(known, **given), indent=1, sort_keys=True) + "\n")
+        record = {f"{login}/{user_id}": student for (login, user_id), student in {**known, **given}.items()}
+        write_atomic(dest.parent / LEARNERS, json.dumps(record, indent=1, sort_keys=True) + "\n")
         total, files = 0, 0
         queue = sorted(((learner, upload) for learner in learners.values() for upload in learner.chosen),
                        key=lambda pair: (pair[1].info.file_size, pair[1].student, pair[1].name))
