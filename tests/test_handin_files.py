@@ -119,12 +119,13 @@ def test_a_swap_for_a_link_between_check_and_read_brings_no_solutions(template, 
     assert "# mal's own work" in text or "symbolic link" in problem, problem
 
 
-def test_a_hard_link_or_a_folder_in_the_notebooks_place_is_that_learners_problem(template, tmp_path, monkeypatch):
-    """mal hands in a hard link to the source notebook; kim's notebook becomes a folder after the scan:
-    each is refused with a problem naming the file and the fix, and ada, between them, is mirrored as ever."""
+def test_a_hard_link_a_folder_or_a_pipe_in_the_notebooks_place_is_that_learners_problem(template, tmp_path, monkeypatch):
+    """mal hands in a hard link to the source notebook; kim's notebook becomes a folder after the scan, zed's a
+    named pipe no one writes to: each is refused with a problem naming the file and the fix (the pipe holds
+    nothing up), and ada, between them, is mirrored as ever."""
     course = fresh(template, tmp_path)
     handed = tmp_path / "handed_in"
-    for student in ("ada", "kim"):
+    for student in ("ada", "kim", "zed"):
         write(handed / student / A / NB, own_notebook(course, student))
     (handed / "mal" / A).mkdir(parents=True)
     os.link(source_notebook(course), handed / "mal" / A / NB)
@@ -134,6 +135,8 @@ def test_a_hard_link_or_a_folder_in_the_notebooks_place_is_that_learners_problem
         found = real(*args, **kwargs)
         (handed / "kim" / A / NB).unlink()
         (handed / "kim" / A / NB / "inside").mkdir(parents=True)
+        (handed / "zed" / A / NB).unlink()
+        os.mkfifo(handed / "zed" / A / NB)
         return found
 
     monkeypatch.setattr(handins, "scan", then_a_folder)
@@ -142,8 +145,10 @@ def test_a_hard_link_or_a_folder_in_the_notebooks_place_is_that_learners_problem
     assert "# ada's own work" in mirrored(course, "ada") and f"ada/{A}/{NB}" not in problems
     mal = problems[f"mal/{A}/{NB}"]
     assert "hard link" in mal and f"mal/{A}/{NB}" in mal and "hand in a copy" in mal, mal
-    assert "not a regular file" in problems[f"kim/{A}/{NB}"] and f"kim/{A}/{NB}" in problems[f"kim/{A}/{NB}"]
-    for student in ("mal", "kim"):
+    for student, kind in (("kim", "a folder"), ("zed", "a named pipe")):
+        problem = problems[f"{student}/{A}/{NB}"]
+        assert f"{student}/{A}/{NB}: not a regular file ({kind}); hand in the file itself" in problem, problem
+    for student in ("mal", "kim", "zed"):
         assert mirrored(course, student) == course.release(LESSON1).read_text(encoding="utf-8")
     received = course.state["received"]
     assert received[f"ada/{A}/{NB}"] == sha((handed / "ada" / A / NB).read_bytes())

@@ -81,6 +81,8 @@ def receive(root, path, limit, too_large="hand in a smaller file"):
         os.close(folder)
     try:
         return _read(handle, limit, too_large)
+    except OSError as err:  # a read error of the disk or the mount: this file only
+        raise Refused(f"cannot be read ({os.strerror(err.errno or errno.EIO)}); {AGAIN}") from None
     finally:
         os.close(handle)
 
