@@ -1,0 +1,88 @@
+"""Public tests for saved_for_backward(graph)."""
+
+import copy
+
+import pytest
+from hypothesis import given
+
+from exercises import strategies
+from exercises.tests.expect import DIAMOND_GRAPH
+
+pytestmark = pytest.mark.task_saved_for_backward
+MODULE = "memory"
+
+# What each op's local slopes read, as the lesson's table says it.
+READS = {"add": "nothing", "sub": "nothing", "neg": "nothing", "mul": "inputs", "div": "inputs",
+         "sq": "inputs", "relu": "inputs", "tanh": "output"}
+
+
+def expected_saved(graph):
+    kept = {}
+    for node, op, reads in graph:
+        rule = READS[op]
+        kept[node] = [] if rule == "nothing" else [node] if rule == "output" else list(dict.fromkeys(reads))
+    return kept
+
+
+def assert_saved(got, want, what):
+    assert isinstance(got, dict), f"{what} should return a dict, but returned {type(got).__name__}: {got!r}"
+    for name, names in want.items():
+        assert name in got, f"{what}: no entry for node {name!r} (the result has {sorted(got)})"
+        assert isinstance(got[name], list), f"{what}: node {name!r} should map to a list, not {got[name]!r}"
+        assert got[name] == names, f"{what}: node {name!r} saves {got[name]}, expected {names}"
+    extra = sorted(set(got) - set(want))
+    assert not extra, f"{what}: unexpected entries {extra} (only the graph's nodes have an entry, not its leaves)"
+
+
+@pytest.mark.parametrize("op, inputs, want", [
+    ("add", ["u", "v"], []),
+    ("sub", ["u", "v"], []),
+    ("neg", ["u"], []),
+    ("mul", ["u", "v"], ["u", "v"]),
+    ("div", ["u", "v"], ["u", "v"]),
+    ("sq", ["u"], ["u"]),
+    ("relu", ["u"], ["u"]),
+    ("tanh", ["u"], ["y"]),
+])
+def test_saved_for_backward_each_op(impl, op, inputs, want):
+    """Sums and negation read nothing; mul, div, sq and relu read their inputs; tanh reads its own output."""
+    assert_saved(impl.saved_for_backward([("y", op, inputs)]), {"y": want}, f"saved_for_backward([('y', {op!r}, {inputs})])")
+
+
+def test_saved_for_backward_value_read_twice_listed_once(impl):
+    """mul x x reads x along two edges, but x is one stored value: ["x"]."""
+    assert_saved(impl.saved_for_backward([("s", "mul", ["x", "x"])]), {"s": ["x"]}, "saved_for_backward(s = x*x)")
+    assert_saved(impl.saved_for_backward([("q", "div", ["x", "x"])]), {"q": ["x"]}, "saved_for_backward(q = x/x)")
+
+
+def test_saved_for_backward_input_order(impl):
+    """Names come in the order the node lists its inputs, not sorted."""
+    assert_saved(impl.saved_for_backward([("p", "mul", ["w", "b"])]), {"p": ["w", "b"]}, "saved_for_backward(p = w*b)")
+
+
+def test_saved_for_backward_diamond_bill(impl):
+    """The diamond (a = x*x, t = a + a, L = t*t) keeps two values for its sweep: x and t."""
+    got = impl.saved_for_backward(DIAMOND_GRAPH)
+    assert_saved(got, {"a": ["x"], "t": [], "L": ["t"]}, "saved_for_backward(diamond)")
+
+
+def test_saved_for_backward_tanh_chain(impl):
+    """y = tanh(u), z = y*w: y saves itself, z saves both factors."""
+    graph = [("y", "tanh", ["u"]), ("z", "mul", ["y", "w"])]
+    assert_saved(impl.saved_for_backward(graph), {"y": ["y"], "z": ["y", "w"]}, "saved_for_backward(z = tanh(u)*w)")
+
+
+def test_saved_for_backward_leaves_graph_unchanged(impl):
+    """saved_for_backward does not modify the graph, and its lists are new ones."""
+    graph = copy.deepcopy(DIAMOND_GRAPH)
+    got = impl.saved_for_backward(graph)
+    assert graph == DIAMOND_GRAPH, f"saved_for_backward changed the graph: it is now {graph}"
+    got["a"].append("oops")
+    assert graph == DIAMOND_GRAPH, "the list saved_for_backward returned for 'a' is the graph's own inputs list"
+
+
+@given(case=strategies.graphs(max_leaves=3, max_nodes=10))
+def test_saved_for_backward_random_graphs(impl, case):
+    """On random graphs over all eight ops, every node's entry follows the table."""
+    graph, _leaves = case
+    assert_saved(impl.saved_for_backward(graph), expected_saved(graph), f"saved_for_backward({graph})")
