@@ -59,7 +59,7 @@ from autograder.course.lessons import LESSONS
 from autograder.files import write_atomic
 from autograder.grading.submission import MAX_NOTEBOOK_BYTES
 from autograder.nbgrader.course_folder import BatchError, remove
-from autograder.pipeline.handins import ID_RULE, TIMESTAMP, is_safe_id, show
+from autograder.pipeline.handins import ID_RULE, TIMESTAMP, is_safe_id, show, visible
 
 MAX_ENTRY_BYTES = MAX_NOTEBOOK_BYTES  # 100 MB a file: a larger notebook is not graded anyway
 MAX_TOTAL_BYTES = 1_000_000_000  # 1 GB unpacked from one download, in all
@@ -357,7 +357,8 @@ def collect(zip_file, dest, assignment=None):
                     data = _read(archive, upload.info, min(size, MAX_ENTRY_BYTES))
                 except (zipfile.BadZipFile, zlib.error, OSError, EOFError, ValueError, RuntimeError,
                         NotImplementedError) as err:
-                    data, refused = None, f"cannot be read from the download ({type(err).__name__}: {err}); download it again"
+                    data, refused = None, (f"cannot be read from the download ({type(err).__name__}: {visible(str(err))}); "
+                                      "download it again")
                 else:
                     if data is None:
                         refused = f"unpacks to more than the {size} bytes the download says; a damaged or forged entry"

@@ -86,6 +86,11 @@ def show(name):
     return name if name.isprintable() and not any(c in name for c in "\"'\\") else repr(name)
 
 
+def visible(text):
+    """A message that may quote a name (an exception's, say), with every character str.isprintable() refuses escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def where(source, path):
     """A learner's file as messages name it: its path below the submissions folder, each part shown."""
     return "/".join(show(part) for part in Path(path).relative_to(source).parts)
@@ -292,7 +297,7 @@ def prepared(course, data, name, lesson):
         return nbformat.writes(nbformat.from_dict(restored)) + "\n", ""
     except Exception as err:  # noqa: BLE001 - whatever stops nbformat, the learner gets 0 and the reason
         return release_text, (
-            f"{name}: not a notebook Jupyter can open ({type(err).__name__}: {show(str(err)[:200])}); "
+            f"{name}: not a notebook Jupyter can open ({type(err).__name__}: {visible(str(err)[:200])}); "
             "open it in JupyterLab, save it, and hand it in again"
         )
 
