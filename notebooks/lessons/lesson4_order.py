@@ -85,7 +85,7 @@ assert set(WAITING) <= {"L", "t", "a"}, "give a count for the nodes L, t and a o
 #
 # There is a second classic way: **depth-first post-order**. To place a node, first place each of its inputs (and theirs, and so on), then append the node itself, skipping nodes already placed. It is often written as a recursive function, `visit(name)`, that calls itself on every input before appending `name`.
 #
-# The recursion is the trouble. Each nested call takes a frame on Python's call stack, and on a chain the nesting is as deep as the chain is long. Python stops at its recursion limit, about 1,000 frames by default, with a `RecursionError`; raising the limit only moves the failure, and far enough up it crashes the interpreter outright. A network with a few thousand operations in a row is nothing unusual. Depth first works well when it keeps its own stack in a list, and Kahn's algorithm never needs one.
+# The recursion is the trouble. Each nested call takes a frame on Python's call stack, and on a chain the nesting is as deep as the chain is long. Python stops at its recursion limit, about 1,000 frames by default, with a `RecursionError`. Raising the limit only moves the failure further out: some graph is always deeper, and every waiting call holds memory until the whole chain below it is done. A network with a few thousand operations in a row is nothing unusual. Depth first works well when it keeps its own stack in a list, and Kahn's algorithm never needs one.
 #
 # **Question 3.** A recursive depth-first post-order runs on a chain of 100,000 nodes, each reading the one before. What happens?
 #
