@@ -36,7 +36,8 @@ from autograder.course.lessons import LESSONS
 from autograder.course.paths import NOTEBOOKS
 from autograder.nbgrader.course_folder import BatchError, Course
 from autograder.nbgrader.sanitize_markup import render_markdown, safe_markdown, sanitize_notebook
-from autograder.pipeline import batch, cohort_report, collect, demo, handins
+from autograder.pipeline import batch, cohort_report, collect, handins
+from graphcourse import demo
 from tests.conftest import ROOT, prepared_course
 
 DATA = ROOT / "tests" / "hostile_handins"
@@ -486,10 +487,21 @@ def test_checking_is_capped_and_stays_inert():
 
 
 def test_lesson_notebooks_are_left_alone():
-    """The course's own notebooks, markdown, tables and math included, pass unchanged; plain markdown stays as written."""
+    """The course's own notebooks, markdown, tables and math included, show as before but for their headings' ids; plain markdown stays as written."""
     for lesson in LESSONS:
         nb = json.loads(lesson.notebook_path().read_text(encoding="utf-8"))
-        assert sanitize_notebook(nb) == 0, lesson.notebook
+        before = json.loads(json.dumps(nb))
+        sanitize_notebook(nb)
+        for old, new in zip(before["cells"], nb["cells"]):
+            old_source = "".join(old["source"])
+            if old == new:
+                continue  # every code cell, and each markdown cell without a heading
+            assert old["cell_type"] == "markdown" and re.match(r"#+ ", old_source), old_source[:80]
+            old_page = re.sub(r' id="[^"]*"|<a class="anchor-link" href="#[^"]*">&#182;</a>', "",
+                              render_markdown(old_source))
+            assert html.unescape(re.sub(r">\s+<", "><", old_page)) == html.unescape(
+                re.sub(r">\s+<", "><", render_markdown(new["source"]))), old_source[:80]
+        assert sanitize_notebook(json.loads(json.dumps(nb))) == 0, lesson.notebook
     for text in ("A < B and `x<y`, a & b\n\n> quoted\n\n| a | b |\n|:-|-:|\n| 1 | 2 |", "line<br/>break",
                  "$$\\frac{dL}{dx}$$ and [the docs](https://docs.python.org/3/)", "- [x] done\n- [ ] to do"):
         assert safe_markdown(text) == (text, False), text

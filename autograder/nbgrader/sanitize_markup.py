@@ -5,18 +5,28 @@ renderer) and its cells' text/html outputs into the page as they are, and some
 metadata goes into attributes unquoted. A learner who writes ``<script>``,
 ``<img onerror=...>`` or a ``javascript:`` link in a markdown cell, or leaves such an
 output in a code cell, would run code in the instructor's formgrader and in the
-feedback page. ``sanitize_notebook`` rewrites a notebook so that nothing in it can:
+feedback page. Markup that runs nothing can still restyle the page: nbgrader's
+formgrader finds each grade cell's widgets by id (``$("#" + grade_id)``) and by class
+(``.nbgrader_cell``, ``.score``, ``.full-credit``), and Bootstrap's classes
+(``modal``, ``navbar-fixed-top``) lay an element over the whole page, so a learner's
+element carrying a grade cell's id and those classes turned one click anywhere into
+full marks. ``sanitize_notebook`` rewrites a notebook so that nothing in it can:
 
 * a markdown cell is kept as written when the HTML nbconvert renders from it passes
-  the policy below unchanged. Otherwise its HTML is cleaned with bleach (what
-  nbconvert's SanitizeHTML does): tags outside the policy show as text, unsafe
-  attributes and links are dropped. If even that renders something outside the
-  policy (a ``javascript:`` link written in markdown syntax, a missing attachment),
-  the cell shows its source as plain preformatted text;
-* code cell outputs keep plain text, LaTeX and PNG/JPEG images; HTML, markdown and
-  SVG outputs only when they pass the policy unchanged (else their plain text stands
-  in); JavaScript, widget views and anything else are removed, and so is every
-  output's metadata (image sizes go into attributes unquoted);
+  the policy below unchanged. A heading written in markdown (``## Title``) would get an
+  id made from its text from nbconvert (``id="Title"``, so a heading ``## answer_order``
+  would take a grade cell's id), so each one is written as the same HTML heading
+  without an id (``<h2>Title</h2>``): the cell renders as before, less the heading's
+  id and its ¶ link, and this is checked by rendering both. Otherwise the cell's HTML
+  is cleaned with bleach (what nbconvert's SanitizeHTML does): tags outside the policy
+  show as text, unsafe attributes and links are dropped. If even that renders
+  something outside the policy (a ``javascript:`` link written in markdown syntax, a
+  missing attachment), the cell shows its source as plain preformatted text;
+* code cell outputs are capped in number and size first (capped_outputs.py); then
+  they keep plain text, LaTeX and PNG/JPEG images; HTML, markdown and SVG outputs only
+  when they pass the policy unchanged (else their plain text stands in); JavaScript,
+  widget views and anything else are removed, and so is every output's metadata
+  (image sizes go into attributes unquoted);
 * raw cells are cleaned with bleach; markdown attachments keep PNG, JPEG and GIF
   images only; execution counts are numbers or nothing; the notebook's widget
   state is dropped.
@@ -25,36 +35,57 @@ Code cells' sources are never touched: they are what is graded, and nbconvert sh
 them highlighted and escaped.
 
 The policy: a fixed set of formatting tags (no script, style, iframe, object, form,
-math ...), no event-handler or style attributes (table cells may say
-``text-align``), and links and images to http, https, mailto, relative and ``#``
-addresses only (an image may also be an inline PNG, JPEG or GIF). Drawings may use a
-small part of SVG (``SVG_TAGS``: shapes, lines, paths and text, as the feedback's
-pictures of a failed check's graph do) with presentation attributes only: no
-href or xlink:href, no style, no event handler, no foreignObject, use, image,
-animate or script, and no attribute value holding parentheses, colons, quotes or
+math, dialog ...). No ``id`` anywhere, no ``style`` (table cells may say
+``text-align``), no ``align``, ``title`` only on links, images and abbreviations. No
+``class`` from the learner: only the classes nbconvert's own markdown renderer writes
+(``highlight`` and Pygments' token classes in a fenced code block, ``language-...``,
+the task list's) may appear in rendered markdown, and only where it writes them; the
+HTML a learner writes into markdown carries none. Neither Bootstrap, nbgrader's
+formgrader nor the kit's feedback page style or look up any of these (Pygments' are
+styled only inside ``.highlight``). Links go to ``http``, ``https``, ``mailto`` or a
+``#`` place on the page only: no relative address (it would reach the instructor's
+own Jupyter server, a fake "log in again" page) and no protocol-relative one
+(``//host``). Nothing is fetched: an image is an inline PNG, JPEG or GIF (``data:``)
+or nothing, so no tracking image. Drawings may use a small part of SVG (``SVG_TAGS``:
+shapes, lines, paths and text, as the feedback's pictures of a failed check's graph
+do) with presentation attributes only: no href or xlink:href, no style, no event
+handler, no foreignObject, use, image, animate or script, no class but the pictures'
+own (``SVG_CLASSES``), and no attribute value holding parentheses, colons, quotes or
 semicolons (so no ``url(...)`` and no ``javascript:``); an SVG output is a single
-``<svg>`` element that passes this policy unchanged. HTML passes when
-bleach, which parses it as a browser does, finds nothing to change. bleach is slow on
-long HTML, so a markdown cell, raw cell or output longer than ``MAX_CHECKED_CHARS``
-(50,000 characters) is not parsed, nor anything once a notebook has had
-``MAX_CHECKED_PER_NOTEBOOK`` (500,000) parsed: such markdown shows as plain text, such
-a raw cell is escaped, such an output is removed.
+``<svg>`` element that passes this policy unchanged. HTML passes when bleach, which
+parses it as a browser does, finds nothing to change.
+
+The work is bounded before it is done. bleach is slow on long HTML and very slow on
+deeply nested HTML (seconds for a few thousand nested elements), and nbconvert's
+renderer is slow on some markdown (highlighting a code block), so every render and
+every parse is paid for from the notebook's budget (``Budget``) before it runs: a
+markdown source, raw cell or output longer than ``MAX_CHECKED_CHARS`` (50,000
+characters), HTML rendered from markdown longer than ``MAX_RENDERED_CHARS``, HTML
+nested deeper than ``MAX_NESTING``, and anything once a notebook has spent
+``MAX_CHECKED_PER_NOTEBOOK`` (300,000 characters rendered or parsed) is neither
+rendered nor parsed: such markdown shows as plain text, such a raw cell is escaped,
+such an output is removed. A lesson notebook spends about a quarter of the budget.
 
 autograder/pipeline/handins.py applies this to every notebook mirrored into
 OUT/submitted, so what nbgrader's formgrader shows is safe; ``SanitizeMarkup`` is the
 same as a preprocessor of ``GenerateFeedback`` (notebooks/nbgrader_config.py), so
 feedback is safe too, even for notebooks that reached autograded/ another way.
+Sanitizing twice changes nothing.
 """
 
 import copy
 import functools
 import html
 import re
+from typing import NamedTuple
 
 import bleach
 import nbformat
 from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 from nbconvert.preprocessors import Preprocessor
+from pygments.token import STANDARD_TYPES
+
+from autograder.nbgrader.capped_outputs import cap_notebook
 
 TAGS = frozenset({
     "a", "abbr", "b", "blockquote", "br", "caption", "center", "code", "dd", "del", "details", "div", "dl",
@@ -71,41 +102,88 @@ SVG_ATTRIBUTES = frozenset({
     "stroke-linecap", "stroke-linejoin", "opacity", "font-family", "font-size", "font-weight", "font-style",
     "text-anchor", "dominant-baseline", "role", "aria-label",
 })
+# The classes of the feedback's pictures (autograder/grading/picture.py), on a group: no page styles them.
+SVG_CLASSES = frozenset({"node", "node first-wrong"})
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 SVG_VALUE = re.compile(r"[-\w\s.,#%]*")  # numbers, colour names and #rgb, font names: no ( : ; ' " & < >
 SVG_TRANSFORM = re.compile(r"(\s*(translate|scale|rotate)\([-\d.,\s]*\))+\s*")
 SVG_DOCUMENT = re.compile(r"\s*<svg[\s>].*</svg>\s*", re.DOTALL)
-HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 TAG_ATTRIBUTES = {
-    "a": {"href"},
-    "img": {"src", "alt", "width", "height"},
+    "a": {"href", "title"},
+    "img": {"src", "alt", "width", "height", "title"},
+    "abbr": {"title"},
     "td": {"colspan", "rowspan"},
     "th": {"colspan", "rowspan"},
     "ol": {"start"},
     "input": {"type", "checked", "disabled"},  # the check boxes of a markdown task list
 }
-PROTOCOLS = frozenset({"http", "https", "mailto", "data"})  # data: only for inline images, see _allowed
-INLINE_IMAGE = re.compile(r"data:image/(png|jpeg|gif)[;,]")
+# What nbconvert's markdown renderer itself writes: a highlighted code block (Pygments' token
+# classes, with a lexer's own subtype names appended), a code block in a language Pygments does
+# not know, a task list. Only rendered markdown may carry them, and only where the renderer puts them.
+_PYGMENTS = "|".join(sorted((name for name in STANDARD_TYPES.values() if name), key=len, reverse=True))
+PYGMENTS_CLASS = re.compile(rf"(?:{_PYGMENTS})(?:[A-Z][A-Za-z0-9]*)*")
+LANGUAGE_CLASS = re.compile(r"language-[^\s\"'<>&]{1,100}")
+RENDERER_CLASSES = {
+    "div": lambda value: value == "highlight",
+    "span": PYGMENTS_CLASS.fullmatch,
+    "code": LANGUAGE_CLASS.fullmatch,
+    "li": lambda value: value == "task-list-item",
+    "input": lambda value: value == "task-list-item-checkbox",
+}
+PROTOCOLS = frozenset({"http", "https", "mailto", "data"})  # data: only for inline images, see _address_allowed
+LINK_SCHEMES = ("http", "https", "mailto")
+INLINE_IMAGE = re.compile(r"data:image/(png|jpeg|gif);base64,[a-z0-9+/=]*", re.IGNORECASE)
+SCHEME = re.compile(r"([a-z][a-z0-9+.-]*):", re.IGNORECASE)
 TEXT_ALIGN = re.compile(r"text-align:\s*(left|right|center)")
 PREFORMATTED = re.compile(r"<pre>[^<]*</pre>")  # what as_preformatted writes: no tag inside, nothing to run
-_URL_NOISE = re.compile(r"[`\x00-\x20\x7f-\xa0\s]+")
 # How nbconvert's renderer closes void elements (<br />, <img ... />); bleach writes <br>, <img ...>.
 _VOID_SLASH = re.compile(r'<(br|hr|img|input)((?:\s+[a-z-]+(?:="[^"<>]*")?)*)\s*/>')
+_HEADING_END = re.compile(r"(</h[1-6]>)\n+")
+# What a browser's URL parser drops before it reads an address (WHATWG URL: leading and
+# trailing C0 controls and spaces, and every tab and newline).
+_URL_EDGES = re.compile(r"^[\x00-\x20]+|[\x00-\x20]+$")
+_URL_BREAKS = re.compile(r"[\t\n\r]")
 
-# bleach parses as a browser does, but slowly (seconds for a few hundred kilobytes), so what a
-# notebook may have checked is capped: a longer markdown cell shows as plain text, a longer
-# HTML or markdown output is removed, and once a notebook's budget is spent the same goes for
-# the rest of it. Honest notebooks stay far below both.
+# Every render and every parse is paid for from the notebook's budget before it runs. Honest
+# notebooks stay far below: a lesson notebook spends about 70,000 characters.
 MAX_CHECKED_CHARS = 50_000  # one markdown cell, raw cell or HTML output
-MAX_CHECKED_PER_NOTEBOOK = 500_000
+MAX_RENDERED_CHARS = 200_000  # the HTML rendered from one markdown cell (a highlighted code block is long)
+MAX_CHECKED_PER_NOTEBOOK = 300_000  # characters rendered or parsed, all cells together
+MAX_NESTING = 64  # elements open at once: bleach's time grows with the square of it
 # Every learner's notebook repeats the lesson's own markdown, so rendering and cleaning, both pure
 # functions of the text, are remembered for texts up to REMEMBERED_CHARS long: the lesson's cells
-# are parsed once per process, not once per hand-in. At most REMEMBERED texts are kept (a few MB).
+# are parsed once per process, not once per hand-in (the budget is spent all the same, so what a
+# notebook becomes never depends on what the process saw before). At most REMEMBERED texts are kept.
 REMEMBERED, REMEMBERED_CHARS = 2048, 4_000
 KEPT_OUTPUT_DATA = ("text/plain", "text/latex", "image/png", "image/jpeg")  # shown escaped or base64 in quotes
 CHECKED_OUTPUT_DATA = ("text/html", "text/markdown")  # kept only when they pass the policy as they are
 ATTACHMENT_TYPES = ("image/png", "image/jpeg", "image/gif")
 OUTPUT_TYPES = ("stream", "display_data", "execute_result", "error")
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
+                   "track", "wbr"})
+_TAG = re.compile(r"<(/?)([a-zA-Z][^\s/>]*)[^>]*?(/?)>")
+
+
+# ---------------------------------------------------------------- the policy
+
+
+def _address_allowed(tag, value):
+    """Whether a link (``a``) or an image (``img``) may point where ``value`` does.
+
+    Read both as written and with character references decoded, as a browser reads the
+    attribute: each reading must be allowed.
+    """
+    return all(_one_address_allowed(tag, _URL_BREAKS.sub("", _URL_EDGES.sub("", reading)))
+               for reading in (value, html.unescape(value)))
+
+
+def _one_address_allowed(tag, address):
+    if tag == "img":
+        return bool(INLINE_IMAGE.fullmatch(address))
+    if address.startswith("#"):
+        return True
+    scheme = SCHEME.match(address)
+    return scheme is not None and scheme.group(1).lower() in LINK_SCHEMES
 
 
 def _svg_allowed(tag, name, value):
@@ -115,29 +193,32 @@ def _svg_allowed(tag, name, value):
     if name == "transform":
         return bool(SVG_TRANSFORM.fullmatch(value))
     if name == "class":
-        return bool(SVG_VALUE.fullmatch(value))
+        return tag == "g" and value in SVG_CLASSES
     return name in SVG_ATTRIBUTES and bool(SVG_VALUE.fullmatch(value))
 
 
-def _allowed(tag, name, value):
-    """bleach's attribute filter: the attributes the policy lets through."""
-    if tag in SVG_TAGS and tag != "title":
-        return _svg_allowed(tag, name, value)
-    if name in ("class", "title", "align"):
+def _policy(rendered):
+    """bleach's attribute filter: what the policy lets through; ``rendered``: markdown as nbconvert renders it."""
+
+    def allowed(tag, name, value):
+        if tag in SVG_TAGS and tag != "title":
+            return _svg_allowed(tag, name, value)
+        if name == "class":
+            return rendered and tag in RENDERER_CLASSES and bool(RENDERER_CLASSES[tag](value))
+        if name == "style":
+            return tag in ("td", "th") and bool(TEXT_ALIGN.fullmatch(value))
+        if name not in TAG_ATTRIBUTES.get(tag, ()):
+            return False  # id, align, name, data-*, event handlers ... on any tag
+        if tag == "input" and name == "type":
+            return value == "checkbox"
+        if name in ("href", "src"):
+            return _address_allowed(tag, value)
         return True
-    if name == "id":
-        return tag in HEADINGS  # nbconvert's heading anchors
-    if name == "style":
-        return tag in ("td", "th") and bool(TEXT_ALIGN.fullmatch(value))
-    if name not in TAG_ATTRIBUTES.get(tag, ()):
-        return False
-    if tag == "input" and name == "type":
-        return value == "checkbox"
-    if name in ("href", "src"):
-        address = _URL_NOISE.sub("", value).lower()
-        if address.startswith("data:"):
-            return tag == "img" and bool(INLINE_IMAGE.match(address))
-    return True
+
+    return allowed
+
+
+_LEARNER_POLICY, _RENDERED_POLICY = _policy(False), _policy(True)
 
 
 class _TextAlignOnly:
@@ -158,37 +239,87 @@ def _remembered(function):
     return wrapper
 
 
-@_remembered
-def clean_html(text):
-    """``text`` with everything outside the policy escaped or dropped (bleach)."""
-    return bleach.clean(text, tags=TAGS, attributes=_allowed, protocols=PROTOCOLS, strip=False,
+def _bleach(text, policy):
+    return bleach.clean(text, tags=TAGS, attributes=policy, protocols=PROTOCOLS, strip=False,
                         strip_comments=True, css_sanitizer=_TextAlignOnly())
 
 
+@_remembered
+def clean_html(text):
+    """``text`` (a learner's HTML) with everything outside the policy escaped or dropped (bleach)."""
+    return _bleach(text, _LEARNER_POLICY)
+
+
+@_remembered
+def _clean_rendered(text):
+    """The same for HTML nbconvert rendered from markdown: its renderer's own classes stay."""
+    return _bleach(text, _RENDERED_POLICY)
+
+
+@_remembered
+def _carries_class(text):
+    """Whether HTML a learner wrote into markdown gives any element a class (as bleach parses it)."""
+    seen = []
+
+    def record(tag, name, value):
+        seen.append(name == "class")
+        return False
+
+    bleach.clean(text, tags=TAGS, attributes=record, strip=False, strip_comments=True)
+    return any(seen)
+
+
+def too_deep(text):
+    """Whether ``text`` may open more than MAX_NESTING elements at once, read by its tags alone.
+
+    A closing tag closes the element it names and those opened after it, and is ignored
+    when no such element is open, as a browser's parser does; no tag is ever closed
+    sooner than that, so the depth read is never less than a parser's (but for the few
+    formatting elements a parser opens again by itself). The work stops at the first
+    element too deep.
+    """
+    stack = []
+    for match in _TAG.finditer(text):
+        closing, tag, self_closing = match.groups()
+        tag = tag.lower()
+        if closing:
+            if tag in stack:
+                del stack[len(stack) - 1 - stack[::-1].index(tag):]
+        elif not self_closing and tag not in _VOID:
+            stack.append(tag)
+            if len(stack) > MAX_NESTING:
+                return True
+    return False
+
+
 class Budget:
-    """How many more characters of one notebook bleach may parse."""
+    """How many more characters one notebook may have rendered or parsed."""
 
     def __init__(self, chars=MAX_CHECKED_PER_NOTEBOOK):
         self.left = chars
 
-    def take(self, text):
-        """Spend the budget on ``text``; False (and nothing spent) when it is too long or the budget too small."""
-        if len(text) > MAX_CHECKED_CHARS or len(text) > self.left:
+    def take(self, text, most=MAX_CHECKED_CHARS):
+        """Pay for ``text`` before working on it; False (and nothing spent) when it is too long or the budget too small."""
+        if len(text) > most or len(text) > self.left:
             return False
         self.left -= len(text)
         return True
 
 
-def is_safe_html(text, budget=None):
+def is_safe_html(text, budget=None, rendered=False):
     """Whether HTML passes the policy as it is: bleach, parsing it as a browser does, changes nothing.
 
-    HTML too long for ``budget`` (a Budget; a fresh one when None) is not parsed, and does not pass.
+    HTML too long for ``budget`` (a Budget; a fresh one when None) or nested too deep is not
+    parsed, and does not pass. rendered: ``text`` is markdown as nbconvert rendered it (its
+    renderer's own classes may stay).
     """
-    if not (budget or Budget()).take(text):
+    if not (budget or Budget()).take(text, MAX_RENDERED_CHARS if rendered else MAX_CHECKED_CHARS):
+        return False
+    if too_deep(text):
         return False
     text = _VOID_SLASH.sub(r"<\1\2>", text)
     try:
-        return clean_html(text) == text
+        return (_clean_rendered if rendered else clean_html)(text) == text
     except Exception:  # noqa: BLE001 - what cannot be parsed is not shown
         return False
 
@@ -198,25 +329,144 @@ def is_safe_svg(text, budget=None):
     return bool(SVG_DOCUMENT.fullmatch(text)) and is_safe_html(text, budget)
 
 
+# ---------------------------------------------------------------- markdown, as nbconvert renders it
+
+
 def render_markdown(source, attachments=None):
     """The HTML nbconvert's templates make of a markdown cell (its markdown2html filter)."""
+    return MarkdownWithMath(renderer=IPythonRenderer(escape=False, attachments=attachments or {})).render(source)
+
+
+class Rendering(NamedTuple):
+    """A markdown cell as nbconvert renders it, headings aside (see ``_render``)."""
+
+    html: str  # the page's HTML, but for the id and the ¶ link of each markdown heading
+    headings: tuple  # (level, inner HTML) of each markdown heading, in order
+    written: str  # the HTML the learner wrote into the markdown (block and inline), joined
+
+
+class _ReadingRenderer(IPythonRenderer):
+    """nbconvert's renderer, which also notes the markdown headings and the HTML written into the markdown."""
+
+    def __init__(self, attachments):
+        super().__init__(escape=False, attachments=attachments, exclude_anchor_links=True)
+        self.headings, self.written = [], []
+
+    def heading(self, text, level, **attrs):
+        self.headings.append((level, text))
+        return super().heading(text, level, **attrs)
+
+    def block_html(self, html):
+        self.written.append(html)
+        return super().block_html(html)
+
+    def inline_html(self, html):
+        self.written.append(html)
+        return super().inline_html(html)
+
+
+def _render(source, attachments=None):
+    """The Rendering of a markdown cell. With no heading, ``html`` is exactly what nbconvert's templates show."""
     if not attachments:
-        return _render_plain_markdown(source)
-    return MarkdownWithMath(renderer=IPythonRenderer(escape=False, attachments=attachments)).render(source)
+        return _render_plain(source)
+    return _rendering(source, attachments)
+
+
+def _rendering(source, attachments):
+    renderer = _ReadingRenderer(attachments)
+    page = MarkdownWithMath(renderer=renderer).render(source)
+    return Rendering(page, tuple(renderer.headings), "\n".join(renderer.written))
 
 
 @_remembered
-def _render_plain_markdown(source):
-    return MarkdownWithMath(renderer=IPythonRenderer(escape=False, attachments={})).render(source)
+def _render_plain(source):
+    return _rendering(source, {})
 
 
-def _renders_safely(source, attachments, budget):
-    if len(source) > MAX_CHECKED_CHARS:  # its HTML would be too long to check as well
-        return False
+_ATX = re.compile(r" {0,3}#{1,6}(?!#)")  # nbconvert's: no space needed after the #s
+_SETEXT = re.compile(r" {0,3}(=+|-+)[ \t]*$")
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_NOT_PARAGRAPH = re.compile(r" {0,3}([-+*]|\d{1,9}[.)])([ \t]|$)| {0,3}>| {4}|\t")
+
+
+def _heading_lines(lines):
+    """[start, end) of each heading written in markdown at the top level, in order (ATX, setext)."""
+    found, fence, paragraph = [], None, None
+    for index, line in enumerate(lines):
+        opening = _FENCE.match(line)
+        if fence is not None:
+            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence) \
+                    and not line[opening.end():].strip():
+                fence = None
+            continue
+        if opening and not (opening.group(1)[0] == "`" and "`" in line[opening.end():]):
+            fence, paragraph = opening.group(1), None
+        elif not line.strip():
+            paragraph = None
+        elif _ATX.match(line):
+            found.append((index, index + 1))
+            paragraph = None
+        elif paragraph is not None and _SETEXT.match(line):
+            found.append((paragraph, index + 1))
+            paragraph = None
+        elif paragraph is None and not _NOT_PARAGRAPH.match(line):
+            paragraph = index
+    return found
+
+
+def _headings_as_html(source, rendering):
+    """``source`` with each markdown heading written as the same HTML heading, without an id; None if unsure."""
+    lines = source.split("\n")
+    spans = _heading_lines(lines)
+    if len(spans) != len(rendering.headings):
+        return None
+    out, done = [], 0
+    for (start, end), (level, inner) in zip(spans, rendering.headings):
+        out += lines[done:start]
+        out.append(f"<h{level}>{inner}</h{level}>")
+        if end < len(lines) and lines[end].strip():
+            out.append("")  # an HTML block goes on to the next blank line
+        done = end
+    return "\n".join(out + lines[done:])
+
+
+def _same_page(one, other):
+    """Whether two renderings show the same page (an HTML heading is followed by one more newline)."""
+    return _HEADING_END.sub(r"\1\n", one) == _HEADING_END.sub(r"\1\n", other)
+
+
+def _checked_render(source, attachments, budget):
+    """The Rendering of ``source``, paid for before it is made; None when it is too long, the budget is spent, or it fails."""
+    if not budget.take(source):
+        return None
     try:
-        return is_safe_html(render_markdown(source, attachments), budget)
+        return _render(source, attachments)
     except Exception:  # noqa: BLE001 - a missing attachment, or anything the renderer stops on
+        return None
+
+
+def _passes(rendering, budget):
+    """Whether a rendering with no markdown heading shows only what the policy allows."""
+    if rendering.headings:
         return False
+    if rendering.written:
+        if not budget.take(rendering.written) or too_deep(rendering.written) or _carries_class(rendering.written):
+            return False
+    return is_safe_html(rendering.html, budget, rendered=True)
+
+
+def _shown_safely(source, attachments, budget):
+    """``source``, or ``source`` with its headings written as HTML, when it renders safely; else None."""
+    rendering = _checked_render(source, attachments, budget)
+    if rendering is None:
+        return None
+    if rendering.headings:
+        rewritten = _headings_as_html(source, rendering)
+        again = _checked_render(rewritten, attachments, budget) if rewritten is not None else None
+        if again is None or not _same_page(again.html, rendering.html):
+            return None
+        source, rendering = rewritten, again
+    return source if _passes(rendering, budget) else None
 
 
 def as_preformatted(text):
@@ -225,19 +475,25 @@ def as_preformatted(text):
 
 
 def safe_markdown(source, attachments=None, budget=None):
-    """(markdown, changed): ``source`` itself if it renders safely, else bleach's cleaning, else plain text."""
+    """(markdown, changed): ``source`` itself if it renders safely (its headings as HTML), else bleach's cleaning, else plain text."""
     budget = budget or Budget()
-    if PREFORMATTED.fullmatch(source) or _renders_safely(source, attachments, budget):
+    if PREFORMATTED.fullmatch(source):
         return source, False
-    cleaned = None
-    if budget.take(source):
+    shown = _shown_safely(source, attachments, budget)
+    if shown is not None:
+        return shown, shown != source
+    if budget.take(source) and not too_deep(source):
         try:
             cleaned = clean_html(source)
         except Exception:  # noqa: BLE001 - shown as plain text below
             cleaned = None
-    if cleaned is not None and _renders_safely(cleaned, attachments, budget):
-        return cleaned, True
+        shown = _shown_safely(cleaned, attachments, budget) if cleaned is not None else None
+        if shown is not None:
+            return shown, True
     return as_preformatted(source), True
+
+
+# ---------------------------------------------------------------- cells
 
 
 def _text(value):
@@ -277,7 +533,7 @@ def _safe_output(output, budget):
             kept[mimetype] = text
         elif mimetype == "image/svg+xml" and text is not None and is_safe_svg(text, budget):
             kept[mimetype] = text
-        elif mimetype == "text/markdown" and text is not None and _renders_safely(text, None, budget):
+        elif mimetype == "text/markdown" and text is not None and _shown_safely(text, None, budget) == text:
             kept[mimetype] = text
         else:
             removed.append(str(mimetype))
@@ -291,7 +547,7 @@ def _safe_output(output, budget):
 
 def _cleaned_raw(source, budget):
     """A raw cell's HTML cleaned by bleach, or all of it escaped when it is too long (or bleach fails)."""
-    if budget.take(source):
+    if budget.take(source) and not too_deep(source):
         try:
             return clean_html(source)
         except Exception:  # noqa: BLE001 - escaped below
@@ -300,7 +556,11 @@ def _cleaned_raw(source, budget):
 
 
 def sanitize_cell(cell, budget=None):
-    """Make one cell (a dict, changed in place) safe to show; return whether anything changed."""
+    """Make one cell (a dict, changed in place) safe to show; return whether anything changed.
+
+    A code cell's outputs should be capped first (capped_outputs.cap_notebook, as
+    ``sanitize_notebook`` does): each one kept costs a copy.
+    """
     budget = budget or Budget()
     before = copy.deepcopy(cell)
     kind = cell.get("cell_type")
@@ -339,9 +599,10 @@ def sanitize_notebook(nb):
     metadata = nb.get("metadata")
     if isinstance(metadata, dict):
         metadata.pop("widgets", None)  # nbconvert embeds widget state, and then the widget scripts
+    capped = {id(cell) for cell in cap_notebook(nb)}
     cells = nb.get("cells") if isinstance(nb.get("cells"), list) else []
     budget = Budget()
-    return sum(sanitize_cell(cell, budget) for cell in cells if isinstance(cell, dict))
+    return sum(sanitize_cell(cell, budget) or id(cell) in capped for cell in cells if isinstance(cell, dict))
 
 
 class SanitizeMarkup(Preprocessor):

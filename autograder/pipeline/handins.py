@@ -56,6 +56,7 @@ from autograder.course.lessons import LESSONS
 from autograder.course.metadata import restore_metadata
 from autograder.files import sha, write_if_changed
 from autograder.grading.submission import MAX_NOTEBOOK_BYTES, SubmissionError, from_notebook
+from autograder.nbgrader.capped_outputs import capped_notebook_text
 from autograder.nbgrader.course_folder import BatchError, remove
 from autograder.nbgrader.sanitize_markup import sanitize_notebook
 from autograder.pipeline import readonce, timestamps
@@ -67,7 +68,7 @@ IGNORED = (".ipynb_checkpoints",)
 MAX_RENAMED = 10  # notebooks of other names read to find a renamed lesson notebook, in name order
 # Part of every mirrored notebook's hash: raised whenever prepared() changes what it writes,
 # so notebooks mirrored by an older kit are prepared (and graded) again.
-PREPARATION = "sanitized-1"
+PREPARATION = "sanitized-2"
 RECEIVED = "received"  # OUT/cache/received/: the kit's copy of one notebook's bytes while it is checked
 TOO_LARGE = "clear the notebook's outputs and hand it in again"
 
@@ -291,7 +292,7 @@ def prepared(course, data, name, lesson):
     finally:
         copy.unlink(missing_ok=True)
     try:
-        nb = nbformat.reads(data.decode("utf-8-sig"), as_version=4)
+        nb = nbformat.reads(capped_notebook_text(data.decode("utf-8-sig")), as_version=4)  # outputs capped first
         restored = restore_metadata(nb, json.loads(release_text))
         sanitize_notebook(restored)
         return nbformat.writes(nbformat.from_dict(restored)) + "\n", ""
