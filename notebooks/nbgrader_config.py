@@ -33,7 +33,7 @@ c.GenerateAssignment.preprocessors = [
 
 # `nbgrader autograde` does not start a kernel: where nbgrader's default list has Execute,
 # autograder.nbgrader.hidden_checks.HiddenChecks grades the notebook's code with the hidden checks
-# (autograder/grading/checks/) in the sandbox and writes each grade cell's score and teaching
+# (graphcourse/checks/) in the sandbox and writes each grade cell's score and teaching
 # messages as its outputs. Every other step of nbgrader's lists stays. Two run as subclasses that
 # read the notebook's gradebook rows in a few queries instead of a few per cell, and SaveAutoGrades'
 # subclass commits once per notebook; what they check and save is nbgrader's own.

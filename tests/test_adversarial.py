@@ -34,12 +34,13 @@ from pathlib import Path
 
 import pytest
 
-from autograder.grading import checks as check_table
-from autograder.grading import zoo
+from graphcourse import checks as check_table
+from graphcourse import zoo
 from autograder.grading.runner import grade, warm
 from autograder.sandbox import isolation
 from autograder.sandbox.parent import Limits
-from autograder.authoring.stubs import REFERENCE, stub_source
+from autograder.authoring.stubs import stub_source
+from autograder.course.paths import REFERENCE
 from tests.conftest import ROOT
 from autograder.grading.submission import load
 from solutions import graph as reference
@@ -421,7 +422,7 @@ FALLBACK_SCRIPT = """
 import json, sys
 sys.path.insert(0, {root!r})
 sys.dont_write_bytecode = True
-from autograder.grading import checks
+from graphcourse import checks
 from autograder.grading.runner import grade
 from autograder.sandbox import isolation
 from autograder.grading.submission import load

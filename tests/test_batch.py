@@ -17,10 +17,10 @@ from types import SimpleNamespace
 import pytest
 
 from autograder.pipeline import batch
-from autograder.pipeline import demo
+from graphcourse import demo
 from autograder.grading.by_lesson import cell_points
 from autograder.course.lessons import LESSONS, grade_cells
-from autograder.grading.checks import all_checks
+from graphcourse.checks import all_checks
 from tests.conftest import ROOT, prepared_course
 
 pytestmark = pytest.mark.slow
@@ -161,7 +161,7 @@ def test_feedback_shows_teaching_messages_but_no_check_source(runs):
     assert len(pages) == 5
     for page in pages:
         text = html.unescape(re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8")))
-        assert "Check(" not in text and "HIDDEN TESTS" not in text and "autograder/grading/checks" not in text
+        assert "Check(" not in text and "HIDDEN TESTS" not in text and "graphcourse/checks" not in text
         leaked = [line for line in check_code if line in text]
         assert not leaked, f"{page.name} shows check source: {leaked[:3]}"
 

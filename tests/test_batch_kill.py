@@ -24,7 +24,7 @@ from types import SimpleNamespace
 import pytest
 
 from autograder.course.lessons import LESSONS
-from autograder.pipeline import demo
+from graphcourse import demo
 from tests.test_batch import COHORT, gradebook_rows
 from tests.conftest import ROOT, prepared_course
 

@@ -5,9 +5,10 @@ import types
 import pytest
 
 from autograder.course.lessons import LESSONS
-from autograder.grading import zoo
-from autograder.sandbox import builders
-from autograder.tools import bench, cohorts, edges, scale, stock
+from graphcourse import zoo
+from graphcourse import builders
+from autograder.tools import bench, cohorts, scale, stock
+from graphcourse import bench as edges
 
 
 def test_spread_takes_every_item_once_before_repeating():

@@ -12,9 +12,9 @@ from functools import lru_cache
 
 import pytest
 
-from autograder.grading import checks as check_table
+from graphcourse import checks as check_table
 from autograder.grading.runner import grade
-from autograder.authoring.stubs import REFERENCE
+from autograder.course.paths import REFERENCE
 from autograder.grading.submission import MAX_FILE_BYTES, SubmissionError, load
 
 FUNCTIONS = ("evaluate", "inputs_of", "users_of", "backward")

@@ -5,17 +5,23 @@ once in one fixture, two at a time, and the tests read their results.
 """
 
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
+import sysconfig
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
+from autograder import cli
 from autograder.authoring.stubs import stub_source
 from autograder.course.lessons import LESSONS, grade_cells
-from autograder.grading import by_lesson, checks
+from autograder.grading import by_lesson
+from graphcourse import checks
 from autograder.grading.answers import answer_cells
 from tests.conftest import REFERENCE, ROOT
 
@@ -46,9 +52,15 @@ def statuses(result, functions):
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    """Grade a stub module, a correct module, lesson 1's notebook and a folder of both lesson notebooks."""
-    tmp = tmp_path_factory.mktemp("cli")
+def cli_folder(tmp_path_factory):
+    return tmp_path_factory.mktemp("cli")
+
+
+@pytest.fixture(scope="module")
+def graded(cli_folder):
+    """Grade a stub module, a correct module (its results also written by --output), lesson 1's notebook and a folder
+    of both lesson notebooks."""
+    tmp = cli_folder
     (tmp / "stub").mkdir()
     stub = tmp / "stub" / "graph.py"
     stub.write_text(stub_source(REFERENCE.read_text(encoding="utf-8")), encoding="utf-8")
@@ -60,7 +72,7 @@ def graded(tmp_path_factory):
         shutil.copy(path, tmp / "both" / path.name)
     jobs = {
         "stub": (stub, "--json"),
-        "correct": (correct, "--json", "--fail-under", "100"),
+        "correct": (correct, "--json", "--fail-under", "100", "--output", tmp / "out" / "correct.json"),
         "notebook": (notebook, "--json", "--fail-under", "101"),
         "folder": (tmp / "both",),
     }
@@ -159,6 +171,25 @@ def test_results_json_follows_the_gradescope_schema(graded):
         assert result["max_score"] == pytest.approx(sum(t["max_score"] for t in result["tests"]))
 
 
+@pytest.mark.slow
+def test_output_is_written_by_the_kit_in_one_step(graded, cli_folder):
+    """--output FILE holds the same results as --json prints, written whole: no temporary file is left beside it."""
+    out = cli_folder / "out"
+    assert [p.name for p in out.iterdir()] == ["correct.json"]
+    assert json.loads((out / "correct.json").read_text(encoding="utf-8")) == results(graded["correct"])
+
+
+@pytest.mark.slow
+def test_no_output_shows_the_folders_the_hand_in_sits_in(graded, cli_folder):
+    """Results, summaries and messages name files from the hand-in's own name down ("both: ...", "graph.py: ..."),
+    never by the grading machine's folders; and they say how learner code was isolated."""
+    for name, run in graded.items():
+        assert str(cli_folder) not in run.stdout + run.stderr, name
+    assert graded["folder"].stdout.startswith("both: ")
+    assert results(graded["correct"])["output"].startswith("graph.py: 100/100")
+    assert results(graded["correct"])["isolation"] == "full"
+
+
 @pytest.mark.parametrize(
     "name, content",
     [("missing.ipynb", None), ("broken.ipynb", '{"cells": [\n'), ("graph.py", None), ("no/such/path", None)],
@@ -203,3 +234,152 @@ def test_a_written_module_beside_untouched_notebooks_is_said_once(tmp_path):
     assert result["score"] == sum(lesson.values()) - answer_points
     assert result["output"].count("so the code graded is graph.py's") == 1
     assert result["output"].count("NotImplementedError") == 1
+
+
+# ---------------------------------------------------------------- outcomes other than a grade, in this process
+
+
+def run_main(capsys, *argv):
+    """(exit code, stdout, stderr) of the CLI's main() in this process."""
+    code = cli.main(["grade", *map(str, argv)])
+    printed = capsys.readouterr()
+    return code, printed.out, printed.err
+
+
+def test_a_sandbox_that_cannot_isolate_refuses_with_results_worth_0(tmp_path, capsys, monkeypatch):
+    """IsolationError (full isolation missing, no weaker mode asked for): exit 3, the reason and its fixes on stderr
+    and in results worth 0, no traceback."""
+
+    def refuse(path):
+        raise cli.IsolationError("full isolation of learner code is not available here (not root); run it as root")
+
+    monkeypatch.setattr(by_lesson, "grade_path", refuse)
+    out = tmp_path / "results.json"
+    code, stdout, stderr = run_main(capsys, tmp_path / "graph.py", "--output", out)
+    assert code == cli.EXIT_CANNOT_RUN, stderr
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert result["score"] == 0 and result["isolation"] == "none" and "not available here" in result["output"]
+    assert "run it as root" in stderr and "--isolation limits" in stderr and "Traceback" not in stderr + stdout
+
+
+def test_a_grader_failure_is_results_worth_0_without_a_traceback(tmp_path, capsys, monkeypatch):
+    """Whatever else goes wrong while grading a hand-in: exit 2, results worth 0 naming it, no traceback or kit path."""
+
+    def crash(path):
+        raise RecursionError(f"deep inside {ROOT}/autograder")
+
+    monkeypatch.setattr(by_lesson, "grade_path", crash)
+    out = tmp_path / "results.json"
+    code, stdout, stderr = run_main(capsys, tmp_path / "handin", "--output", out, "--json")
+    assert code == cli.EXIT_CANNOT_GRADE
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert result == json.loads(stdout) and result["score"] == 0
+    assert "handin: the grader failed on this hand-in (RecursionError)" in result["output"]
+    assert str(ROOT) not in stdout + stderr and str(tmp_path) not in stdout + stderr and "Traceback" not in stderr
+
+
+def test_an_output_that_cannot_be_written_exits_3(tmp_path, capsys):
+    (tmp_path / "taken").mkdir()
+    code, _stdout, stderr = run_main(capsys, tmp_path / "nothing", "--output", tmp_path / "taken")
+    assert code == cli.EXIT_CANNOT_RUN and "cannot write" in stderr and "--output" in stderr
+
+
+@pytest.mark.parametrize("asked, before, during", [("limits", None, "limits"), ("full", "limits", None), (None, "limits", "limits")])
+def test_isolation_is_asked_for_by_name(tmp_path, capsys, monkeypatch, asked, before, during):
+    """--isolation limits sets GRAPHKIT_SANDBOX=limits for the run alone; --isolation full takes it back; without the
+    option the environment decides."""
+    if before is None:
+        monkeypatch.delenv(cli.SANDBOX_ENV, raising=False)
+    else:
+        monkeypatch.setenv(cli.SANDBOX_ENV, before)
+    seen = []
+
+    def record(path):
+        seen.append(os.environ.get(cli.SANDBOX_ENV))
+        raise by_lesson.SubmissionError(f"{path}: nothing here; hand it in again")
+
+    monkeypatch.setattr(by_lesson, "grade_path", record)
+    run_main(capsys, tmp_path / "x.py", *(["--isolation", asked] if asked else []))
+    assert seen == [during] and os.environ.get(cli.SANDBOX_ENV) == before
+
+
+# ---------------------------------------------------------------- the documented CI recipe and non-root runners
+
+
+def test_the_ci_recipe_grades_as_root_and_lets_the_kit_write_the_results():
+    """.github/workflows/grade.yml: the grading step runs under sudo (full isolation on GitHub's runners), the kit
+    writes results.json itself (--output, no shell redirect), and the results are kept even when the bar is missed."""
+    import yaml  # jupyterlab brings PyYAML
+
+    flow = yaml.safe_load((ROOT / ".github" / "workflows" / "grade.yml").read_text(encoding="utf-8"))
+    (job,) = flow["jobs"].values()
+    runs = [step["run"] for step in job["steps"] if "run" in step]
+    (grading,) = [run for run in runs if "-m autograder grade" in run]
+    assert grading.startswith("sudo ") and "--output results.json" in grading
+    assert ">" not in grading and "--json" not in grading and "limits" not in grading
+    (upload,) = [step for step in job["steps"] if step.get("uses", "").startswith("actions/upload-artifact")]
+    assert upload["if"] == "always()" and upload["with"]["path"] == "results.json"
+
+
+NOBODY = 65534
+
+
+def _as_nobody(command, env, cwd=ROOT):
+    prefix = [shutil.which("setpriv"), f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    return subprocess.run(prefix + command, cwd=cwd, env=env, capture_output=True, text=True, timeout=120, check=False)
+
+
+@pytest.fixture(scope="module")
+def nobody(tmp_path_factory):
+    """(python, env, folder): an interpreter user 65534 runs the kit with, and a world-readable folder holding lesson 1's
+    notebook and a results folder that user owns. Skipped unless root with setpriv, and such an interpreter exists."""
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        pytest.skip("needs root and util-linux's setpriv to run the CLI as another user")
+    folder = Path(tempfile.mkdtemp(prefix="graphkit-nobody-", dir="/tmp"))
+    try:
+        folder.chmod(0o755)
+        shutil.copy(SOURCE_NOTEBOOKS[0], folder / SOURCE_NOTEBOOKS[0].name)
+        (folder / "results").mkdir()
+        os.chown(folder / "results", NOBODY, NOBODY)
+        runs_kit = ("import os, sys, autograder.cli, hypothesis; from autograder.sandbox.isolation import interpreter; "
+                    "sys.exit(0 if os.access(interpreter(), os.X_OK) else 1)")
+        version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+        base = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(folder / "results")}
+        paths = os.pathsep.join([str(ROOT), sysconfig.get_paths()["purelib"]])
+        # This interpreter; else the system's of the same version with the kit's packages (when ours sits where
+        # that user cannot reach it, as under /root).
+        for python, env in [(sys.executable, base), (f"/usr/bin/{version}", dict(base, PYTHONPATH=paths))]:
+            if os.path.exists(python) and _as_nobody([python, "-c", runs_kit], env).returncode == 0:
+                yield python, env, folder
+                return
+        pytest.skip(f"no interpreter that user {NOBODY} can run the kit with")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_non_root_run_isolates_fully_or_refuses(nobody):
+    """As an unprivileged user, with no weaker mode asked for: the CLI isolates fully (unprivileged user namespaces)
+    and grades, or refuses (exit 3) with the reason and its fixes; it never grades with resource limits unasked."""
+    python, env, folder = nobody
+    out = folder / "results" / "default.json"
+    run = _as_nobody([python, "-m", "autograder", "grade", str(folder / SOURCE_NOTEBOOKS[0].name), "--output", str(out)], env)
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert "Traceback" not in run.stderr, run.stderr
+    if run.returncode == cli.EXIT_GRADED:
+        assert result["isolation"] == "full" and result["score"] == result["max_score"], result["output"]
+    else:
+        assert run.returncode == cli.EXIT_CANNOT_RUN, run.stderr
+        assert result["score"] == 0 and result["isolation"] == "none"
+        assert "sudo" in run.stderr and "--isolation limits" in run.stderr, run.stderr
+
+
+def test_a_non_root_run_grades_with_limits_when_asked_and_says_so(nobody):
+    """--isolation limits, asked for by name: the same notebook grades, and the results say how it was isolated."""
+    python, env, folder = nobody
+    out = folder / "results" / "limits.json"
+    notebook = folder / SOURCE_NOTEBOOKS[0].name
+    run = _as_nobody([python, "-m", "autograder", "grade", str(notebook), "--output", str(out), "--isolation", "limits"], env)
+    assert run.returncode == cli.EXIT_GRADED, run.stderr
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert result["isolation"] == "limits" and result["score"] == result["max_score"], result["output"]
+    assert "resource limits only" in result["output"]

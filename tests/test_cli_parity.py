@@ -15,7 +15,8 @@ import pytest
 
 from autograder.course.lessons import LESSONS
 from autograder.grading import by_lesson
-from autograder.pipeline import batch, demo
+from autograder.pipeline import batch
+from graphcourse import demo
 from tests.conftest import prepared_course
 
 pytestmark = pytest.mark.slow

@@ -7,9 +7,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from autograder.authoring import stubs as stubgen
+from autograder.course.paths import REFERENCE, reference_modules
+from exercises.tasks import TASKS
 from tests.conftest import ROOT
-
-TASKS = ("evaluate", "inputs_of", "users_of", "backward")
 
 
 def run_public_tests(tmp_path, *args):
@@ -41,31 +41,44 @@ def collect_public_tests(*args):
     return {line for line in out.splitlines() if "::" in line}
 
 
-def test_committed_stub_matches_reference():
-    """exercises/graph.py is exactly what `make stubs` generates from solutions/graph.py."""
-    expected = stubgen.stub_source(stubgen.REFERENCE.read_text())
-    assert stubgen.STUB.read_text() == expected, "exercises/graph.py has drifted from the reference: run `make stubs`"
+def test_committed_stubs_match_the_references():
+    """exercises/<module>.py and exercises/tasks.py are exactly what `make stubs` generates from solutions/."""
+    for path, expected in stubgen.expected_files().items():
+        assert path.exists() and path.read_text(encoding="utf-8") == expected, (
+            f"exercises/{path.name} has drifted from solutions/: run `make stubs`")
 
 
-def test_stub_has_one_notimplemented_per_task():
-    """Every task's body in the stub is a single NotImplementedError naming the task."""
-    stub = stubgen.STUB.read_text()
-    for task in TASKS:
-        assert stub.count(f'raise NotImplementedError("task {task}:') == 1, task
-    assert "### BEGIN SOLUTION" not in stub and "reversed(" not in stub
+def test_every_reference_module_has_tasks_and_every_task_a_module():
+    """exercises/tasks.py names each task of each reference module once, with its module."""
+    modules = reference_modules()
+    assert set(TASKS.values()) == set(modules)
+    for name, path in modules.items():
+        assert [t for t, m in TASKS.items() if m == name] == stubgen.tasks_of(path.read_text(encoding="utf-8"))
+
+
+def test_stub_has_one_notimplemented_per_function_task():
+    """Every function task's body in its stub is a single NotImplementedError naming the task."""
+    for task, module in TASKS.items():
+        stub = (ROOT / "exercises" / f"{module}.py").read_text(encoding="utf-8")
+        assert "### BEGIN SOLUTION" not in stub, module
+        if f"\ndef {task}(" in stub:
+            assert stub.count(f'raise NotImplementedError("task {task}:') == 1, task
+    assert "reversed(" not in (ROOT / "exercises" / "graph.py").read_text(encoding="utf-8")
 
 
 def test_stub_generation_keeps_signatures_and_docstrings():
-    """The stub defines the same functions, signatures and docstrings as the reference."""
-    import exercises.graph as stub
+    """Each stub defines the same functions, signatures and docstrings as its reference."""
+    import importlib
     import inspect
 
-    import solutions.graph as ref
+    for task, module in TASKS.items():
+        stub, ref = importlib.import_module(f"exercises.{module}"), importlib.import_module(f"solutions.{module}")
+        assert inspect.signature(getattr(stub, task)) == inspect.signature(getattr(ref, task)), task
+        assert getattr(stub, task).__doc__ == getattr(ref, task).__doc__, task
+    import exercises.graph
+    import solutions.graph
 
-    for task in TASKS:
-        assert inspect.signature(getattr(stub, task)) == inspect.signature(getattr(ref, task))
-        assert getattr(stub, task).__doc__ == getattr(ref, task).__doc__
-    assert stub.OPS.keys() == ref.OPS.keys()
+    assert exercises.graph.OPS.keys() == solutions.graph.OPS.keys()
 
 
 def test_stubs_fail_every_public_test(tmp_path):
@@ -100,8 +113,9 @@ def test_notebook_path_loads_as_implementation(tmp_path):
     import nbformat
 
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(stubgen.REFERENCE.read_text())]
+    nb.cells = [nbformat.v4.new_code_cell(REFERENCE.read_text())]
     path = tmp_path / "mine.ipynb"
     nbformat.write(nb, path)
-    outcomes = run_public_tests(tmp_path, f"--impl={path}")
+    graph_tasks = " or ".join(f"task_{task}" for task, module in TASKS.items() if module == "graph")
+    outcomes = run_public_tests(tmp_path, f"--impl={path}", "-m", graph_tasks)
     assert outcomes and all(outcome == "passed" for outcome in outcomes.values())

@@ -14,7 +14,8 @@ import re
 import pytest
 
 from autograder.course.lessons import LESSONS
-from autograder.pipeline import batch, cohort_report, demo
+from autograder.pipeline import batch, cohort_report
+from graphcourse import demo
 from autograder.pipeline.progress import Progress
 from tests.conftest import prepared_course
 

@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from autograder.grading import answers
-from autograder.grading.checks import all_checks
-from autograder.grading.compare import JUDGES, MESSAGE_CHARS, Failure
+from graphcourse.checks import all_checks
+from autograder.grading.compare import MESSAGE_CHARS, Failure
+from graphcourse.judges import JUDGES
 
 SCALARS = (
     st.none()

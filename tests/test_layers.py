@@ -9,6 +9,7 @@ import grimp
 import pytest
 
 from autograder import GRADING_LAYER, LAYERS, layers_from
+from autograder.course import active
 from autograder.grading import cellgrades
 from tests.conftest import ROOT
 
@@ -17,8 +18,12 @@ def layers():
     return [grimp.Layer(*(name.strip() for name in entry.split("|")), independent=True) for entry in LAYERS]
 
 
+COURSE = active.name()  # the course package the kit grades (graphcourse)
+
+
 def build():
-    return grimp.build_graph("autograder", "exercises", "solutions", include_external_packages=True, cache_dir=None)
+    return grimp.build_graph("autograder", "exercises", "solutions", COURSE, include_external_packages=True,
+                             cache_dir=None)
 
 
 @pytest.fixture(scope="module")
@@ -41,10 +46,10 @@ def test_layers_import_one_way(graph):
 def test_a_reversed_import_would_fail():
     """The check is real: an import from the course up into grading, or across pipeline and authoring, is caught."""
     reversed_graph = build()
-    reversed_graph.add_import(importer="autograder.course.lessons", imported="autograder.grading.checks")
+    reversed_graph.add_import(importer="autograder.course.lessons", imported="autograder.grading.runner")
     reversed_graph.add_import(importer="autograder.authoring.release", imported="autograder.pipeline.batch")
     found = violations(reversed_graph)
-    assert "autograder.course.lessons -> autograder.grading.checks" in found
+    assert "autograder.course.lessons -> autograder.grading.runner" in found
     assert "autograder.authoring.release -> autograder.pipeline.batch" in found
 
 
@@ -56,6 +61,33 @@ def test_every_module_sits_in_a_layer(graph):
         if not any(module == p or module.startswith(p + ".") for p in packages)
     )
     assert outside == ["autograder.__main__"]
+
+
+def machinery_imports_of_the_course(graph):
+    """'importer -> imported' for every import from the machinery (autograder) into the course package."""
+    course = graph.find_descendants(COURSE) | {COURSE}
+    return sorted(f"{module} -> {imported}" for module in graph.find_descendants("autograder") | {"autograder"}
+                  for imported in graph.find_modules_directly_imported_by(module) & course)
+
+
+def test_the_machinery_imports_no_course(graph):
+    """autograder/ finds its course by name (autograder/course/active.py) and never imports it: any course can be graded."""
+    assert machinery_imports_of_the_course(graph) == []
+
+
+def test_a_machinery_import_of_the_course_would_fail():
+    """The check is real: the runner importing the course's checks directly is caught."""
+    changed = build()
+    changed.add_import(importer="autograder.grading.runner", imported=f"{COURSE}.checks")
+    assert machinery_imports_of_the_course(changed) == [f"autograder.grading.runner -> {COURSE}.checks"]
+
+
+def test_the_machinery_names_no_reference_module(graph):
+    """Nor does it import a reference: the course says which module defines which function."""
+    references = graph.find_descendants("solutions") | {"solutions"}
+    importers = sorted(m for m in graph.find_descendants("autograder")
+                       if graph.find_modules_directly_imported_by(m) & references)
+    assert importers == []
 
 
 def test_only_the_nbgrader_package_imports_nbgrader(graph):
@@ -93,11 +125,11 @@ def test_the_grade_cache_key_covers_everything_grading_runs(graph):
     """Every module the grading layer imports, however indirectly, is hashed into the grade cache key."""
     hashed = {path.resolve() for path in cellgrades.fingerprinted_files()}
     upstream = set()
-    for package in layers_from(GRADING_LAYER):
+    for package in (*layers_from(GRADING_LAYER), COURSE):  # grading reaches the course by name, not by import
         upstream |= graph.find_upstream_modules(package, as_package=True) | {package} | graph.find_descendants(package)
     for module in upstream:
         root = module.split(".")[0]
-        if root not in ("autograder", "exercises", "solutions") or module == "autograder":
+        if root not in ("autograder", "exercises", "solutions", COURSE) or module == "autograder":
             continue
         path = ROOT / module.replace(".", "/")
         path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")

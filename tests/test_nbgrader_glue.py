@@ -19,11 +19,12 @@ from traitlets.config.loader import PyFileConfigLoader
 
 from autograder.course.lessons import LESSONS, grade_cells
 from autograder.course.paths import NOTEBOOKS
+from autograder.course import active
 from autograder.grading import answers, cellgrades
-from autograder.grading.checks import all_checks
+from graphcourse.checks import all_checks
 from autograder.nbgrader import env, hidden_checks
 from autograder.course.metadata import restore_metadata
-from autograder.pipeline import demo
+from graphcourse import demo
 from tests.conftest import finish, nbgrader, prepared_course
 
 LESSON1 = LESSONS[0]
@@ -112,7 +113,7 @@ def test_outputs_give_nbgrader_the_score(score):
 
 def test_answer_keys_are_computed_from_the_reference_and_the_zoo():
     """The assign-instead-of-add answers come out of the zoo entry's sweep: x gets 16 and t is the first wrong node."""
-    assert answers.assign_sweep() == (16.0, "t")
+    assert active.part("answers").assign_sweep() == (16.0, "t")
 
 
 def test_answer_cells_accept_right_answers_and_explain_wrong_ones():

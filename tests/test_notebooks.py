@@ -14,17 +14,18 @@ from types import SimpleNamespace
 import pytest
 
 from autograder.authoring import lessons
-from autograder.course.examples import ABA_SQUARED, ABC_SQUARED, ABC_LEAVES, DIAMOND, DIAMOND_LEAVES
+from graphcourse.examples import ABA_SQUARED, ABC_SQUARED, ABC_LEAVES, DIAMOND, DIAMOND_LEAVES
 from autograder.course.lessons import LESSONS, LessonError, grade_cells
 from autograder.course.lessons import parse as parse_lesson
 from autograder.course.paths import NOTEBOOKS, REFERENCE
-from autograder.grading.answers import JUDGES, names_of, verdict
+from autograder.grading.answers import judges, names_of, verdict
 from autograder.grading.by_lesson import cell_points
 from autograder.nbgrader.named_stubs import task_of
 from solutions import graph as reference
 from tests.conftest import finish, nbgrader
 
 REFERENCE_TEXT = REFERENCE.read_text(encoding="utf-8")
+REFERENCES = {"graph": REFERENCE_TEXT}
 VALIDATE_PASSED = "Success! Your notebook passes all the tests."
 VALIDATE_INVERT_PASSED = "Success! The notebook does not pass any tests."
 
@@ -217,7 +218,7 @@ def test_lesson_file_errors_name_the_line():
     with pytest.raises(LessonError, match=r"bad\.py:1: the value of points is not JSON"):
         parse_lesson('# %% tests grade_id="x" points=one judge="order"\n', "bad.py")
     with pytest.raises(LessonError, match=r"bad\.py:1: .*no top-level nothing_here"):
-        lessons.build_notebook(LESSONS[0], '# %% reference grade_id="x" names=["nothing_here"]\n', REFERENCE_TEXT, "bad.py")
+        lessons.build_notebook(LESSONS[0], '# %% reference grade_id="x" module="graph" names=["nothing_here"]\n', REFERENCES, "bad.py")
 
 
 ANSWER = '# %% answer grade_id="q_solution"\n### BEGIN SOLUTION\nORDER = ["p", "q", "L"]\n### END SOLUTION\n'
@@ -226,14 +227,14 @@ ANSWER = '# %% answer grade_id="q_solution"\n### BEGIN SOLUTION\nORDER = ["p", "
 @pytest.mark.parametrize(
     "lesson_text, says",
     [
-        (ANSWER + '# %% tests grade_id="q" points=1 judge="nosuch"\nassert True\n', r"bad\.py:5: judge='nosuch' is not defined; add it to JUDGES"),
+        (ANSWER + '# %% tests grade_id="q" points=1 judge="nosuch"\nassert True\n', r"bad\.py:5: judge='nosuch' is not defined; use one of the kit's \(choice, equals, one_of\)"),
         (ANSWER + '# %% tests grade_id="q" judge="order"\nassert True\n', r"bad\.py:5: an answer's grade cell needs points="),
         ('# %% tests grade_id="q" points=1 judge="order"\nassert True\n', r"bad\.py:1: a judge cell needs the answer cell"),
         (ANSWER.replace("ORDER", "ORDRE") + '# %% tests grade_id="q" points=1 judge="order"\nassert True\n',
          r"the judge 'order' reads ORDER, but the answer cell above assigns ORDRE"),
         ('# %% tests grade_id="f" grades="forward"\nassert True\n', r"bad\.py:1: grades='forward', but no reference cell of this lesson names it"),
-        ('# %% reference grade_id="r" names=["forward"]\n# %% tests grade_id="f" grades="forward"\nassert True\n',
-         r"bad\.py:2: grades='forward' is none of the learner's functions"),
+        ('# %% reference grade_id="r" module="graph" names=["forward"]\n# %% tests grade_id="f" grades="forward"\nassert True\n',
+         r"bad\.py:2: no hidden check grades 'forward'"),
         ('# %% reference grade_id="r" module="nowhere" names=["forward"]\n', r"module='nowhere', but solutions/ has no nowhere\.py"),
         ('# %% tests grade_id="f" grades="evaluate" points=25\nassert True\n', r"a function cell is worth its hidden checks"),
         ('# %% tests grade_id="f"\nassert True\n', r"grades either a function .* or an answer"),
@@ -243,7 +244,7 @@ ANSWER = '# %% answer grade_id="q_solution"\n### BEGIN SOLUTION\nORDER = ["p", "
 def test_a_forgotten_grade_cell_setting_is_named(lesson_text, says):
     """Whatever an author leaves out of a grade cell's header, the build names it with the file and line."""
     with pytest.raises(LessonError, match=says):
-        lessons.build_notebook(LESSONS[0], lesson_text, REFERENCE_TEXT, "bad.py")
+        lessons.build_notebook(LESSONS[0], lesson_text, REFERENCES, "bad.py")
 
 
 def test_grade_cells_and_points_match_the_table():
@@ -255,8 +256,8 @@ def test_grade_cells_and_points_match_the_table():
         for m in graded:
             assert m["points"] == cell_points(table[m["grade_id"]])
             assert m["schema_version"] == 3 and not m["solution"] and not m["locked"]
-    assert {c.judge for c in table.values() if c.judge} == set(JUDGES) == set(WRONG_ANSWERS)
-    assert len([c for c in table.values() if c.judge]) == 9 and len([c for c in table.values() if c.function]) == 4
+    used = {c.judge for c in table.values() if c.judge}
+    assert used <= set(judges()) and used <= set(WRONG_ANSWERS), "every judge a lesson uses is defined and tested here"
 
 
 def test_definition_cells_are_cut_verbatim_from_the_reference():
@@ -282,8 +283,8 @@ def test_a_reference_edit_reaches_the_notebook():
     text = lesson.source_path().read_text(encoding="utf-8")
     edited = REFERENCE_TEXT.replace("    return values\n", "    return dict(values)\n")
     assert edited != REFERENCE_TEXT
-    before = lessons.build_notebook(lesson, text, REFERENCE_TEXT)
-    after = lessons.build_notebook(lesson, text, edited)
+    before = lessons.build_notebook(lesson, text, REFERENCES)
+    after = lessons.build_notebook(lesson, text, {"graph": edited})
     assert before != after and '"    return dict(values)\\n",' in after
 
 

@@ -1,7 +1,7 @@
 """Pictures of graphs: the learners' drawing helper, and the SVG of a failed check's graph in the feedback.
 
 The helper (exercises/draw.py) must draw every worked example without a display. The
-feedback picture (autograder/grading/picture.py) must name the right node, escape
+feedback picture (graphcourse/picture.py) must name the right node, escape
 every text, pass the markup policy unchanged, and change no score.
 """
 
@@ -17,8 +17,9 @@ import nbformat
 import pytest
 from nbgrader import utils
 
-from autograder.course.examples import ABC_LEAVES, ABC_SQUARED, DIAMOND, DIAMOND_LEAVES
-from autograder.grading import cellgrades, feedback, picture
+from graphcourse.examples import ABC_LEAVES, ABC_SQUARED, DIAMOND, DIAMOND_LEAVES
+from autograder.grading import cellgrades, feedback
+from graphcourse import picture
 from autograder.grading.submission import Chunk
 from autograder.nbgrader.hidden_checks import cell_outputs
 from autograder.nbgrader.sanitize_markup import is_safe_svg, sanitize_notebook
@@ -27,7 +28,7 @@ from tests.conftest import ROOT
 from tests.test_hostile_handins import PageScan, assert_inert, classic_page
 
 SVG = "{http://www.w3.org/2000/svg}"
-ZOO_ENTRY = ROOT / "autograder" / "grading" / "zoo" / "buggy_assign_fan_out.py"
+ZOO_ENTRY = ROOT / "graphcourse" / "zoo" / "buggy_assign_fan_out.py"
 
 WORKED_EXAMPLES = {
     "lesson 1: z = a*b + c": (ABC_SQUARED[:2], ABC_LEAVES),
@@ -70,7 +71,7 @@ def test_draw_labels_and_marks_an_input_read_twice():
 def test_draw_works_headless_in_a_fresh_process():
     """No display and no backend chosen: the helper draws with Agg and saves a PNG."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "MPLBACKEND")}
-    code = ("import io, matplotlib; from exercises.draw import draw; from autograder.course.examples import DIAMOND;"
+    code = ("import io, matplotlib; from exercises.draw import draw; from graphcourse.examples import DIAMOND;"
             "fig = draw(DIAMOND); buf = io.BytesIO(); fig.savefig(buf, format='png');"
             "print(matplotlib.get_backend(), buf.getvalue()[:4] == b'\\x89PNG')")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from autograder.pipeline import demo
+from graphcourse import demo
 from autograder.authoring import release
-from autograder.grading import zoo
+from graphcourse import zoo
 from autograder.authoring.release import ReleaseError
 from autograder.course.lessons import LESSONS
 from autograder.course.paths import reference_modules
@@ -102,7 +102,7 @@ CANARY_COHORT = tuple(learner for learner in demo.COHORT if learner.student_id i
 def plant_canaries(copy):
     """Plant the canary in the copy; return {planted file: how many times}."""
     planted = {}
-    for path in sorted((copy / "autograder").rglob("*.py")):
+    for path in sorted([*(copy / "autograder").rglob("*.py"), *(copy / "graphcourse").rglob("*.py")]):
         kind = {"checks": "checks", "zoo": "zoo"}.get(path.parent.name, "autograder")
         path.write_text(path.read_text(encoding="utf-8") + f"\n# {CANARY}-{kind}\n", encoding="utf-8")
         planted[path] = 1
@@ -262,7 +262,7 @@ def test_canaries_were_planted_and_reached_the_copy(runs):
     assert planted[copy / "solutions" / "graph.py"] == REFERENCE_SOURCE.count("### BEGIN SOLUTION") >= 4
     assert all(count >= 1 for count in planted.values())
     for folder in ("checks", "zoo"):
-        files = set((copy / "autograder" / "grading" / folder).glob("*.py"))
+        files = set((copy / "graphcourse" / folder).glob("*.py"))
         assert len(files) > 5 and files <= set(planted), folder
     for path in (copy / "notebooks" / "source").rglob("*.ipynb"):
         assert CANARY in path.read_text(encoding="utf-8"), f"{path}: regenerated notebook lacks the canary"

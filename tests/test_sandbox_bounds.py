@@ -15,14 +15,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograder.grading import checks as check_table
-from autograder.grading.checks import as_json_graph
-from autograder.grading.compare import ANCHORED, JUDGES, NUMBER_ANSWERS, anchor, anchor_answer, reference_answer
+from graphcourse import checks as check_table
+from graphcourse.checks import as_json_graph
+from graphcourse.judges import ANCHORED, JUDGES, NUMBER_ANSWERS, anchor, anchor_answer, reference_answer
 from autograder.grading.runner import SLOW_MARGIN, SLOW_SLACK, Runner, drawn_examples, grade, reference_seconds
 from autograder.grading.submission import MAX_CELLS, Chunk, Submission, SubmissionError, load
-from autograder.sandbox import builders, isolation
-from autograder.sandbox.parent import CHILD_PARTS, Limits, Sandbox, child_script, tree_cpu_seconds
-from autograder.grading import zoo
+from autograder.sandbox import isolation
+from graphcourse import builders
+from autograder.course import active
+from autograder.sandbox.parent import CHILD, Limits, Sandbox, child_script, tree_cpu_seconds
+from graphcourse import zoo
 from exercises import strategies
 from solutions import graph as reference
 from tests.conftest import REFERENCE_SOURCE, STUB_SOURCE
@@ -420,8 +422,8 @@ def test_builders_compute_values_as_the_reference_does(description):
 
 
 def test_the_child_script_is_standard_library_only():
-    """builders.py imports nothing, child.py only the standard library: the child runs with -I -S in an empty root."""
-    for path in CHILD_PARTS:
+    """The course's builders.py imports nothing, child.py only the standard library: the child runs with -I -S in an empty root."""
+    for path in (*active.child_parts(), CHILD):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
@@ -520,7 +522,8 @@ def test_every_anchored_case_is_answered_at_its_anchor_as_in_the_whole_answer():
 def test_warming_leaves_nothing_for_a_forked_worker_to_work_out(monkeypatch):
     """After warm(), judging right answers to every fixed case and warming again ask the reference nothing,
     draw no example and time nothing."""
-    from autograder.grading import compare, runner
+    from autograder.grading import runner
+    from graphcourse import judges as compare
 
     runner.warm()
     right = []  # (check, case, reply): the reference's own answers, worked out past the caches

@@ -2,8 +2,8 @@
 
 import pytest
 
-from autograder.grading import checks
-from autograder.grading import zoo
+from graphcourse import checks
+from graphcourse import zoo
 from tests.zoo_grades import all_grades
 
 ENTRIES = zoo.entries()

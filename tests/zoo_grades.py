@@ -9,8 +9,8 @@ change backward, and for the reference, the stub and the correct styles, which d
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 
-from autograder.grading import zoo
-from autograder.grading.checks import all_checks
+from graphcourse import zoo
+from graphcourse.checks import all_checks
 from tests.conftest import REFERENCE_SOURCE, STUB_SOURCE
 
 

@@ -13,8 +13,8 @@ learner's upload in /autograder/submission. What run_autograder leaves in
     run_autograder   python -m autograder grade /autograder/submission --output /autograder/results/results.json,
                      as root, so learner code runs fully isolated; the kit writes results.json itself, and an
                      upload that cannot be graded gets one worth 0 that says why
-    the kit          pyproject.toml, README.md, autograder/, solutions/, exercises/, and the course
-                     under notebooks/ (config, lesson sources, source notebooks)
+    the kit          pyproject.toml, README.md, autograder/, solutions/, exercises/, the course package
+                     (graphcourse/), and notebooks/ (config, lesson sources, source notebooks)
 
 The upload may be exercises/graph.py (or graph.py alone), the lesson notebooks, or both,
 as `python -m autograder grade` reads a folder. The zip holds the reference and the
@@ -32,12 +32,13 @@ import zipfile
 from pathlib import Path
 
 from autograder.authoring.release import SKIP, ReleaseError, check_sources
+from autograder.course import active
 from autograder.course.paths import ROOT
 
 OUT = Path("dist") / "gradescope.zip"  # relative to the root
 
 KIT_FILES = ("pyproject.toml", "README.md")
-KIT_FOLDERS = ("autograder", "solutions", "exercises")
+KIT_FOLDERS = ("autograder", "solutions", "exercises", active.name())  # the machinery, then the course's packages
 COURSE = ("notebooks/nbgrader_config.py", "notebooks/lessons", "notebooks/source")
 SKIP_SUFFIXES = (".pyc", ".db", ".partial")
 STAMP = (1980, 1, 1, 0, 0, 0)  # every entry's time, so two builds give the same bytes

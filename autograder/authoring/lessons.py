@@ -8,7 +8,7 @@ notebooks/lessons/ (the format: autograder/course/lessons.py). Reference cells
 are cut out of their module of solutions/ (``module=``, default graph) at build
 time, solution markers included, so the notebooks always carry the reference and
 never a copy of it. A grade cell's points are its own (answer cells) or what the
-hidden checks on its function add up to (autograder/grading/checks/).
+hidden checks on its function add up to (graphcourse/checks/).
 
 Output is deterministic: nbformat 4.5, no outputs, a fixed python3 kernelspec,
 and cell ids taken from the grade id (or from the cell's position).
@@ -20,12 +20,12 @@ import json
 import sys
 from pathlib import Path
 
-from autograder.course.lessons import DEFAULT_MODULE, LessonError, discover, lesson_grade_cells, parse
+from autograder.course.lessons import LessonError, discover, lesson_grade_cells, parse
 from autograder.course.markers import BEGIN
 from autograder.course.paths import NOTEBOOKS, SOLUTIONS, reference_modules
-from autograder.grading.answers import JUDGES
+from autograder.grading import answers
 from autograder.grading.by_lesson import cell_points
-from autograder.grading.checks import FUNCTIONS, points_of
+from autograder.course import active
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 LANGUAGE_INFO = {"name": "python"}
@@ -83,20 +83,26 @@ def reference_blocks(text):
 def check_grade_cell(cell):
     """A LessonError naming what the author forgot about a grade cell, if anything."""
     if cell.function:
-        if cell.function not in FUNCTIONS:
-            raise LessonError(f"{cell.where}: grades={cell.function!r} is none of the learner's functions {FUNCTIONS}")
-        if not points_of(cell.function):
-            raise LessonError(f"{cell.where}: no hidden check grades {cell.function!r}; add one in autograder/grading/checks/")
-    elif cell.judge not in JUDGES:
+        if not active.part("checks").points_of(cell.function):
+            raise LessonError(f"{cell.where}: no hidden check grades {cell.function!r}; add a family for it in "
+                              f"{active.name()}/checks/")
+    elif cell.judge not in answers.judges():
         raise LessonError(
-            f"{cell.where}: judge={cell.judge!r} is not defined; add it to JUDGES in autograder/grading/answers.py"
+            f"{cell.where}: judge={cell.judge!r} is not defined; use one of the kit's ({', '.join(answers.KIT_JUDGES)}) "
+            f"or add it to JUDGES in the course's answers.py"
         )
+    elif cell.judge == "one_of" and (not isinstance(cell.options.get("accept"), dict) or len(cell.options["accept"]) != 1
+                                     or list(cell.options["accept"]) != list(cell.solution)):
+        raise LessonError(f"{cell.where}: a one_of question needs accept={{\"NAME\": [value, ...]}} for the one variable "
+                          "its answer cell sets")
+    elif cell.judge == "one_of" and cell.solution[list(cell.solution)[0]] not in list(cell.options["accept"].values())[0]:
+        raise LessonError(f"{cell.where}: the answer cell's solution is not one of the values accept= lists")
     elif set(cell.explain) & {str(v) for v in cell.solution.values()}:
         raise LessonError(f"{cell.where}: explain= gives a reason why the right answer is wrong")
     elif cell.judge == "choice" and len(cell.solution) != 1:
         raise LessonError(f"{cell.where}: a choice question's answer cell sets exactly one variable to the right letter")
     else:
-        wanted = set(JUDGES[cell.judge].names or cell.solution)
+        wanted = set(answers.judges()[cell.judge].names or cell.solution)
         if wanted - set(cell.solution):
             raise LessonError(
                 f"{cell.where}: the judge {cell.judge!r} reads {', '.join(sorted(wanted))}, but the answer cell above "
@@ -127,7 +133,7 @@ def _cell(spec, index, blocks, graded, where):
     elif spec.kind == "tests":
         source, metadata = spec.source, _nbgrader(grade_id, points=cell_points(graded[grade_id]))
     else:  # reference
-        names, module = spec.settings["names"], spec.settings.get("module", DEFAULT_MODULE)
+        names, module = spec.settings["names"], spec.settings["module"]
         if spec.source.strip():
             raise LessonError(f"{at}: a reference cell is generated; leave its body empty")
         if module not in blocks:
@@ -144,9 +150,7 @@ def _cell(spec, index, blocks, graded, where):
 
 
 def build_notebook(lesson, lesson_text, references, where="<lesson>"):
-    """Return the notebook JSON text for one lesson's source and the references ({module: text}, or graph's text)."""
-    if isinstance(references, str):
-        references = {DEFAULT_MODULE: references}
+    """Return the notebook JSON text for one lesson's source and the references ({module: reference text})."""
     blocks = {module: reference_blocks(text) for module, text in references.items()}
     specs = parse(lesson_text, where)
     graded = {cell.grade_id: cell for cell in lesson_grade_cells(lesson, specs, where)}

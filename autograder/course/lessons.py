@@ -19,10 +19,9 @@ with a header line, and a cell's settings sit on that line, next to the cell:
                                                      (a choice question adds explain={"A": "why A is wrong", ...})
     # %% tests grade_id="evaluate_correct" grades="evaluate"
                                                      a grade cell worth the hidden checks of a function
-    # %% reference grade_id="evaluate_solution" names=["evaluate"]
+    # %% reference grade_id="evaluate_solution" module="graph" names=["evaluate"]
                                                      the reference's top-level definitions, cut out of
                                                      solutions/graph.py when the notebook is built
-                                                     (module="tape": out of solutions/tape.py)
 
 Setting values are JSON. A function a ``grades`` cell names must be defined by a
 reference cell of the same lesson: that cell's module is the function's module. These
@@ -46,14 +45,13 @@ from autograder.course.markers import solution_regions
 from autograder.course.paths import NOTEBOOKS
 
 KINDS = ("lesson", "markdown", "code", "answer", "tests", "reference")
-DEFAULT_MODULE = "graph"  # a reference cell's module when it names none
 SETTINGS = {  # kind: (required settings, optional settings)
     "lesson": (("notebook",), ("draft",)),
     "markdown": ((), ()),
     "code": ((), ()),
     "answer": (("grade_id",), ()),
-    "tests": (("grade_id",), ("points", "judge", "grades", "explain")),
-    "reference": (("grade_id", "names"), ("module",)),
+    "tests": (("grade_id",), ("points", "judge", "grades", "explain", "tolerance", "accept")),
+    "reference": (("grade_id", "module", "names"), ()),
 }
 _HEADER = re.compile(r"^# %%(?P<rest>.*)$")
 _KEY = re.compile(r"\s*(?P<key>\w+)=")
@@ -148,6 +146,7 @@ class GradeCell:
     points: float = None  # an answer cell's points; a function cell's come from its checks
     solution: dict = field(default_factory=dict)  # the answer cell's key: {variable: value}
     explain: dict = field(default_factory=dict)  # a choice question: {wrong letter: why it is wrong}
+    options: dict = field(default_factory=dict)  # the judge's own settings: tolerance=, accept=
     where: str = ""  # "file:line" of its header
 
 
@@ -226,7 +225,7 @@ def solution_values(source, where):
 def lesson_grade_cells(lesson, cells, where):
     """The grade cells one lesson defines, in notebook order."""
     found, answer = [], None
-    modules = {name: cell.settings.get("module", DEFAULT_MODULE)
+    modules = {name: cell.settings["module"]
                for cell in cells if cell.kind == "reference" for name in cell.settings["names"]}
     for cell in cells:
         at = f"{where}:{cell.line}"
@@ -244,7 +243,7 @@ def lesson_grade_cells(lesson, cells, where):
             function = settings["grades"]
             if function not in modules:
                 raise LessonError(f"{at}: grades={function!r}, but no reference cell of this lesson names it; add "
-                                  f'# %% reference grade_id="{function}_solution" names=["{function}"] above it')
+                                  f'# %% reference grade_id="{function}_solution" module="<module>" names=["{function}"] above it')
             found.append(GradeCell(cell.grade_id, lesson.assignment, function=function, module=modules[function], where=at))
             continue
         if answer is None:
@@ -256,7 +255,8 @@ def lesson_grade_cells(lesson, cells, where):
         if not solution:
             raise LessonError(f"{answer[1]}: the answer cell assigns no value in its solution region")
         found.append(GradeCell(cell.grade_id, lesson.assignment, judge=settings["judge"], points=points,
-                               solution=solution, explain=settings.get("explain", {}), where=at))
+                               solution=solution, explain=settings.get("explain", {}), where=at,
+                               options={k: settings[k] for k in ("tolerance", "accept") if k in settings}))
         answer = None
     return found
 
@@ -285,3 +285,13 @@ def function_of(grade_id):
     """The function a grade cell grades with the hidden checks, or ''."""
     cell = grade_cells().get(grade_id)
     return cell.function if cell else ""
+
+
+def functions(notebooks=NOTEBOOKS):
+    """The learner's functions that grade cells grade, in lesson order: the course's tasks."""
+    return tuple(dict.fromkeys(cell.function for cell in grade_cells(notebooks).values() if cell.function))
+
+
+def module_of(function, notebooks=NOTEBOOKS):
+    """The lesson module that defines a graded function (its reference cell's module), or ''."""
+    return next((cell.module for cell in grade_cells(notebooks).values() if cell.function == function), "")

@@ -1,26 +1,27 @@
-"""Judge the lessons' answer cells (ORDER, EDGE_COUNT, ...) against answers computed from the reference.
+"""Judge answer cells (a learner's variables, such as ORDER) against the lesson's key, in the trusted process.
 
-The learner's variables are read through the sandbox as plain values, so nothing
-the learner wrote runs in this process. Every expected answer is derived here
-from solutions/graph.py and the worked examples (or, for the assign-instead-of-add
-question, from that misconception's zoo entry); a multiple-choice key is the
-lesson's own solution (autograder/course/lessons.py). A judge returns "" for a
-right answer, or a teaching message that says what is wrong without handing over
-the answer. A lesson names its judge in the grade cell's header (judge="order").
+The learner's variables are read through the sandbox as plain values, so nothing the
+learner wrote runs in this process. A lesson names its judge in the grade cell's header
+(judge="equals"). The kit's own judges need no code:
+
+    choice   a multiple-choice letter; the key is the answer cell's solution, explain= says why a letter is wrong
+    equals   every variable the solution sets, equal to it: exact (types too, so big integers are exact),
+             or within tolerance=<relative tolerance> for numbers
+    one_of   one variable, equal to one of accept={"NAME": [value, ...]} (the solution sets one of them)
+
+A course adds judges of its own in its answers part (autograder/course/active.py). A judge
+returns "" for a right answer, or a teaching message that says what is wrong without handing
+over the answer.
 """
 
 import functools
 import math
 from dataclasses import dataclass
 
-from autograder.course.examples import ABA_SQUARED, ABC_LEAVES, ABC_SQUARED, DIAMOND, DIAMOND_LEAVES
+from autograder.course import active
 from autograder.course.lessons import grade_cells
-from autograder.grading import zoo
 from autograder.grading.compare import clip, short
 from autograder.sandbox.parent import Sandbox
-from solutions import graph as reference
-
-ASSIGN_ENTRY = "buggy_assign_fan_out"  # the zoo entry whose sweep keeps only the last contribution
 
 
 @dataclass(frozen=True)
@@ -30,87 +31,9 @@ class Judge:
     rule: str  # what the question asks, said the way the lesson says it
 
 
-def _show(value):
+def show(value):
+    """A learner's value, quoted short."""
     return short(value, 80)
-
-
-def _is_name_list(value):
-    return type(value) is list and all(type(v) is str for v in value)
-
-
-def _nodes(graph):
-    return [name for name, _op, _inputs in graph]
-
-
-def _leaves(graph):
-    nodes = set(_nodes(graph))
-    return sorted({i for _n, _op, inputs in graph for i in inputs} - nodes)
-
-
-def _all_names(graph):
-    return _leaves(graph) + _nodes(graph)
-
-
-def judge_order(values, _cell=None):
-    order = values["ORDER"]
-    nodes = _nodes(ABA_SQUARED)
-    if not _is_name_list(order):
-        return f"ORDER should be a list of node names such as [\"x\", \"y\"], but it is {_show(order)}."
-    if sorted(order) != sorted(nodes):
-        leaves = [name for name in order if name in _leaves(ABA_SQUARED)]
-        if leaves:
-            return f"ORDER = {_show(order)} lists the leaf {leaves[0]!r}; list the graph's nodes only, each once."
-        return f"ORDER = {_show(order)} should list each of the graph's {len(nodes)} nodes exactly once."
-    position = {name: i for i, name in enumerate(order)}
-    reordered = sorted(ABA_SQUARED, key=lambda node: position[node[0]])
-    try:
-        reference.evaluate(reordered, {leaf: 1.0 for leaf in _leaves(ABA_SQUARED)})
-    except ValueError as err:
-        return f"ORDER = {_show(order)} cannot be computed in that order: {err}. Each node must come after the nodes it reads."
-    return ""
-
-
-def judge_inputs_of_q(values, _cell=None):
-    got = values["INPUTS_OF_Q"]
-    want = reference.inputs_of(ABA_SQUARED, "q")
-    if not _is_name_list(got):
-        return f"INPUTS_OF_Q should be a list of names, but it is {_show(got)}."
-    if sorted(got) == sorted(want):
-        return ""
-    extra = [name for name in got if name not in want]
-    if extra:
-        return (
-            f"INPUTS_OF_Q = {_show(got)}: {extra[0]!r} has no arrow straight into q. List only the values q reads "
-            "directly, nothing further back."
-        )
-    return f"INPUTS_OF_Q = {_show(got)}: q reads {len(want)} values directly; list each of them once."
-
-
-def judge_fan_out_node(values, _cell=None):
-    got = values["FAN_OUT_NODE"]
-    fan_outs = [name for name in _all_names(ABA_SQUARED) if len(reference.users_of(ABA_SQUARED, name)) >= 2]
-    if type(got) is not str:
-        return f"FAN_OUT_NODE should be one name, as a string such as \"x\", but it is {_show(got)}."
-    if got in fan_outs:
-        return ""
-    if got not in _all_names(ABA_SQUARED):
-        return f"FAN_OUT_NODE = {_show(got)} is not a name in this graph."
-    readers = reference.users_of(ABA_SQUARED, got)
-    said = f"only by {readers[0]}" if readers else "by no node"
-    return f"FAN_OUT_NODE = {got!r} is read {said}. A fan-out is a value with arrows to two different nodes."
-
-
-def judge_edge_count(values, _cell=None):
-    got = values["EDGE_COUNT"]
-    want = sum(len(reference.inputs_of(ABA_SQUARED, name)) for name in _nodes(ABA_SQUARED))
-    if type(got) is not int:
-        return f"EDGE_COUNT should be a whole number (an int), but it is {_show(got)}."
-    if got == want:
-        return ""
-    return (
-        f"EDGE_COUNT = {got} is not the number of arrows. Count one edge for every name in every node's inputs "
-        "list, leaves included."
-    )
 
 
 def judge_choice(values, cell):
@@ -122,93 +45,71 @@ def judge_choice(values, cell):
     if type(got) is str and got in cell.explain:
         return f"{name} = {got!r}: {cell.explain[got]}"
     letters = ", ".join(f'"{letter}"' for letter in sorted(set(cell.explain) | {key}))
-    return f"{name} should be one of the strings {letters}, but it is {_show(got)}."
+    return f"{name} should be one of the strings {letters}, but it is {show(got)}."
 
 
-def judge_gradient_of_z(values, _cell=None):
-    """dL/dz in L = (a*b + c)**2 at the worked example: the upstream gradient, not z's forward value."""
-    got = values["GRAD_Z"]
-    forward = reference.evaluate(ABC_SQUARED, ABC_LEAVES)
-    want = reference.backward(ABC_SQUARED, forward)["z"]
-    if type(got) not in (int, float) or abs(got) > 1e300 or not math.isfinite(got):
-        return f"GRAD_Z should be a number, but it is {_show(got)}."
-    if math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-9):
-        return ""
-    if math.isclose(got, forward["z"], rel_tol=1e-9, abs_tol=1e-9):
-        return (f"GRAD_Z = {got!r} is z's forward value: what z is, not how fast L moves when z moves. Start from "
-                "dL/dL = 1 and take one step back through L = z**2.")
-    return f"GRAD_Z = {got!r}: L = z**2, so the gradient arriving at z is the square's local slope at z's value, times 1."
+
+def _same(got, want, tolerance=None):
+    """Whether a learner's plain value equals the key: exact types and values, numbers within ``tolerance``."""
+    if tolerance is not None and type(want) in (int, float) and type(got) in (int, float):
+        return math.isfinite(got) and math.isclose(got, want, rel_tol=tolerance, abs_tol=tolerance)
+    if type(got) is not type(want):
+        return False
+    if type(want) is list:
+        return len(got) == len(want) and all(_same(g, w, tolerance) for g, w in zip(got, want))
+    if type(want) is dict:
+        return got.keys() == want.keys() and all(_same(got[k], want[k], tolerance) for k in want)
+    return got == want
 
 
-@functools.lru_cache(maxsize=1)
-def assign_sweep():
-    """(x's gradient, first node whose gradient is wrong) for the sweep that assigns instead of adding.
-
-    Both come from running the misconception's zoo entry (our own code) next to the
-    reference on the lesson's worked example, the diamond at x = 2.
-    """
-    values = reference.evaluate(DIAMOND, DIAMOND_LEAVES)
-    buggy = zoo.namespace(ASSIGN_ENTRY)["backward"](DIAMOND, values)
-    right = reference.backward(DIAMOND, values)
-    sweep = [name for name, _op, _inputs in reversed(DIAMOND)] + _leaves(DIAMOND)
-    first_wrong = next(name for name in sweep if not math.isclose(buggy[name], right[name]))
-    (leaf,) = _leaves(DIAMOND)
-    return buggy[leaf], first_wrong
+def _kind(value):
+    return {int: "a whole number", float: "a number", str: "a string", list: "a list", dict: "a dict",
+            bool: "True or False", type(None): "None"}.get(type(value), type(value).__name__)
 
 
-def judge_assign_instead_of_add(values, _cell=None):
-    x, first_wrong = assign_sweep()
-    got_x, got_first = values["ASSIGN_X"], values["FIRST_WRONG"]
+def judge_equals(values, cell):
+    """Each variable the solution sets, equal to the solution's value (within the cell's tolerance, if any)."""
+    tolerance = cell.options.get("tolerance")
     problems = []
-    if type(got_x) not in (int, float) or abs(got_x) > 1e300 or not math.isfinite(got_x):
-        problems.append(f"ASSIGN_X should be a number, but it is {_show(got_x)}.")
-    elif not math.isclose(got_x, x, rel_tol=1e-9, abs_tol=1e-9):
-        right_x = reference.backward(DIAMOND, reference.evaluate(DIAMOND, DIAMOND_LEAVES))["x"]
-        if math.isclose(got_x, right_x):
-            problems.append(
-                f"ASSIGN_X = {got_x!r} is what the correct sweep returns. With `=`, a value that receives several "
-                "contributions keeps only the last one to arrive."
-            )
-        else:
-            problems.append(
-                f"ASSIGN_X = {got_x!r}: redo the sweep node by node, keeping only the last contribution that reaches "
-                "each value."
-            )
-    sweep = [name for name, _op, _inputs in reversed(DIAMOND)] + _leaves(DIAMOND)
-    if got_first != first_wrong:
-        if got_first not in sweep:
-            problems.append(f"FIRST_WRONG should be one of {', '.join(repr(n) for n in sweep)}, but it is {_show(got_first)}.")
-        elif sweep.index(got_first) < sweep.index(first_wrong):
-            problems.append(
-                f"FIRST_WRONG = {got_first!r}: that gradient still comes out right; look at the next node the sweep "
-                "visits, the first one that receives more than one contribution."
-            )
-        else:
-            problems.append(
-                f"FIRST_WRONG = {got_first!r}: an earlier node in the sweep already comes out wrong; find the first "
-                "one that receives more than one contribution."
-            )
+    for name, want in cell.solution.items():
+        got = values[name]
+        numbers = tolerance is not None and type(want) in (int, float) and type(got) in (int, float)
+        if not numbers and type(got) is not type(want):
+            problems.append(f"{name} should be {_kind(want)}, but it is {show(got)}.")
+        elif not _same(got, want, tolerance):
+            problems.append(f"{name} = {show(got)} is not right; {cell.explain.get(str(got), 'check your working')}.")
     return " ".join(problems)
 
 
-JUDGES = {
-    "order": Judge(("ORDER",), judge_order, "List the nodes in an order in which they can be computed."),
-    "inputs_of_q": Judge(("INPUTS_OF_Q",), judge_inputs_of_q, "List the immediate inputs of q."),
-    "fan_out_node": Judge(("FAN_OUT_NODE",), judge_fan_out_node, "Name the value read by two nodes."),
-    "edge_count": Judge(("EDGE_COUNT",), judge_edge_count, "Count the edges of the whole graph."),
+def judge_one_of(values, cell):
+    """One variable, equal to one of the accepted values."""
+    (name, accepted), = cell.options["accept"].items()
+    got = values[name]
+    if any(_same(got, want) for want in accepted):
+        return ""
+    return f"{name} = {show(got)} is not right; {cell.explain.get(str(got), 'check your working')}."
+
+
+KIT_JUDGES = {
     "choice": Judge((), judge_choice, "Pick the one right letter."),
-    "gradient_of_z": Judge(("GRAD_Z",), judge_gradient_of_z, "Give the gradient that arrives at z, not z's value."),
-    "assign_instead_of_add": Judge(
-        ("ASSIGN_X", "FIRST_WRONG"),
-        judge_assign_instead_of_add,
-        "Redo the diamond's sweep with `=` in place of `+=`.",
-    ),
+    "equals": Judge((), judge_equals, "Give the value the question asks for."),
+    "one_of": Judge((), judge_one_of, "Give one of the values the question accepts."),
 }
+
+
+@functools.cache
+def judges():
+    """{name: Judge}: the kit's own judges, then the course's (a course may not redefine the kit's)."""
+    course = getattr(active.part("answers"), "JUDGES", {})
+    clash = sorted(set(course) & set(KIT_JUDGES))
+    if clash:
+        raise active.CourseError(f"{active.name()}/answers.py redefines the kit's judge(s) {', '.join(clash)}; rename them")
+    return {**KIT_JUDGES, **course}
 
 
 def names_of(cell):
     """The learner's variables an answer cell's judge reads."""
-    return JUDGES[cell.judge].names or tuple(cell.solution)
+    return judges()[cell.judge].names or tuple(cell.solution)
 
 
 def answer_cells():
@@ -219,7 +120,7 @@ def answer_cells():
 def verdict(cell, values):
     """The judge's message for one answer cell's values ("" when right); never raises, whatever the values."""
     try:
-        return clip(JUDGES[cell.judge].judge(values, cell))
+        return clip(judges()[cell.judge].judge(values, cell))
     except Exception as err:  # noqa: BLE001 - a value shaped like nothing the judge foresaw
         names = ", ".join(names_of(cell))
         return f"{names} could not be judged ({type(err).__name__}): set it to a value of the kind the question asks for."

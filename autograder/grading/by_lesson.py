@@ -14,11 +14,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autograder.course import active
 from autograder.course.lessons import LESSONS, grade_cells
 from autograder.course.metadata import restore_metadata
 from autograder.grading import cellgrades, report
 from autograder.grading.reading import check_depth, handed_in_files, parsable, reading
-from autograder.grading.checks import points_of
 from autograder.grading.submission import (
     MODULE_NAMES,
     Chunk,
@@ -34,7 +34,7 @@ from exercises.loader import drop_unwritten_stubs, replaced_stubs
 
 def cell_points(cell):
     """What a grade cell is worth: its own points, or the total of its function's hidden checks."""
-    return points_of(cell.function) if cell.function else cell.points
+    return active.part("checks").points_of(cell.function) if cell.function else cell.points
 
 
 def lesson_points(lesson):
@@ -184,7 +184,8 @@ def _grade_folder(folder, graded):
     notebooks = [p for p, _ in files if p.suffix == ".ipynb"]
     modules = [p for p, _ in files if p.name in MODULE_NAMES]
     links = {p for p, link in files if link}
-    graded.notes += [f"{p}: symbolic link ignored" for p in notebooks + modules if p in links]
+    linked = [f"{p}: symbolic link ignored; hand in the file itself" for p in notebooks + modules if p in links]
+    graded.notes += linked
     lessons, extra, problems = {}, [], list(walked)
     for path in [p for p in notebooks + modules if p not in links]:
         try:
@@ -215,8 +216,8 @@ def _grade_folder(folder, graded):
         lessons[lesson.assignment] = (lesson, path, nb, "")
     if not lessons:
         if not extra:
-            raise SubmissionError("; ".join(problems) or f"{folder}: no notebook or graph.py found; hand in your lesson "
-                                  "notebook(s) or exercises/graph.py")
+            raise SubmissionError("; ".join(problems + linked) or f"{folder}: no notebook or graph.py found; hand in your "
+                                  "lesson notebook(s) or exercises/graph.py")
         pairs = drop_unwritten_stubs([(c.label, c.code) for c in extra])
         submission = Submission(folder, [Chunk(label, code) for label, code in pairs], problems)
         graded.parts.append(_functions_part(submission))

@@ -18,10 +18,11 @@ import time
 from pathlib import Path
 
 from autograder import GRADING_LAYER, layers_from
+from autograder.course import active
 from autograder.course.lessons import function_of
 from autograder.course.paths import ROOT
 from autograder.files import write_atomic
-from autograder.grading import answers, feedback, picture, report
+from autograder.grading import answers, feedback, report
 from autograder.grading.submission import Submission, SubmissionError, from_notebook_json
 from exercises import notebook
 
@@ -34,9 +35,9 @@ OUTSIDE_THE_KIT = (("exercises", "*.py"), ("solutions", "*.py"), ("notebooks/les
 
 
 def fingerprinted_files():
-    """Every file whose content can change a grade."""
+    """Every file whose content can change a grade: the course package's included."""
     found = []
-    for package in layers_from(GRADING_LAYER):
+    for package in (*layers_from(GRADING_LAYER), active.name()):
         path = ROOT / Path(*package.split("."))
         found += sorted(path.rglob("*.py")) if path.is_dir() else [path.with_suffix(".py")]
     for folder, pattern in OUTSIDE_THE_KIT:
@@ -89,7 +90,7 @@ def pictures(failed):
     """SVG pictures of the graphs of the first failed checks that have one (backward, small graphs)."""
     made = []
     for result in failed:
-        svg = picture.of_failure(result.failure, result.check.id)
+        svg = active.part("picture").of_failure(result.failure, result.check.id)
         if svg:
             made.append(svg)
         if len(made) == MAX_PICTURES:
@@ -138,9 +139,9 @@ def _answer_test(grade_id, cell):
 
 def grade_record(chunks, points, notes=(), origin="notebook"):
     """Grade the code for the grade cells in ``points`` ({grade_id: points}); return the record."""
-    from autograder.grading.checks import all_checks
     from autograder.grading.runner import grade
 
+    all_checks = active.part("checks").all_checks
     started = time.perf_counter()
     functions = {function_of(g) for g in points} - {""}
     checks = [c for c in all_checks() if c.function in functions]
@@ -197,8 +198,7 @@ def problem_record(message, points, origin="notebook"):
 
     Its results name every check and answer cell, as a graded record does, each failed with the message.
     """
-    from autograder.grading.checks import all_checks
-
+    all_checks = active.part("checks").all_checks
     functions = {function_of(g) for g in points} - {""}
     checks = [c for c in all_checks() if c.function in functions]
 

@@ -3,7 +3,7 @@
 import os
 
 from autograder.grading import feedback
-from autograder.grading.checks import FUNCTIONS
+from autograder.course.lessons import functions
 from autograder.sandbox import isolation
 
 
@@ -13,7 +13,7 @@ def by_function(grade):
     for result in grade.results:
         score, most = table.get(result.check.function, (0.0, 0.0))
         table[result.check.function] = (score + result.score, most + result.check.points)
-    order = {name: i for i, name in enumerate(FUNCTIONS)}
+    order = {name: i for i, name in enumerate(functions())}
     return dict(sorted(table.items(), key=lambda item: order.get(item[0], len(order))))
 
 

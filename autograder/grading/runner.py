@@ -5,12 +5,14 @@ from dataclasses import dataclass, field
 
 from hypothesis import HealthCheck, Phase, given, settings
 
-from autograder.grading import checks as check_table
-from autograder.grading import diagnose
-from autograder.grading.compare import JUDGES, Failure, work_out
+from autograder.course import active
+from autograder.grading.compare import Failure
 from autograder.sandbox.parent import Limits, Sandbox
 from autograder.grading.submission import Chunk, Submission
-from solutions import graph as reference_module
+
+# The course's parts this module grades with (autograder/course/active.py).
+check_table, diagnose, judges = active.part("checks"), active.part("diagnose"), active.part("judges")
+JUDGES, work_out = judges.JUDGES, judges.work_out
 
 SLOW_MARGIN, SLOW_SLACK = 25.0, 0.25  # linear_time: at most 25x the reference's CPU time + 0.25 s
 HARD = ("timeout", "died")  # failures that stop a property check at once: no shrinking through hangs or crashes
@@ -196,7 +198,7 @@ class Runner:
                 if reply.get("status") == "timeout":  # stopped without an answer: slow, even under Limits.longest_call_seconds
                     best, stopped = reply["wall_seconds"], True
                     break
-                failure = JUDGES["returns"](check, case, reply)
+                failure = JUDGES[check.expect](check, case, reply)  # the answer's bar; the time is judged below
                 if failure:
                     return failure
                 spent = reply.get("cpu_seconds", reply["wall_seconds"])
@@ -205,7 +207,7 @@ class Runner:
                     break
             if stopped or best > limit:
                 summary = (
-                    f"backward took {best:.2f} s or more on {case.label}; a sweep that is linear in the edges "
+                    f"{case.fn} took {best:.2f} s or more on {case.label}; code that is linear in its input "
                     f"takes well under {limit:.2f} s of CPU here (the reference took {reference_seconds(case):.3f} s)"
                 )
                 return Failure(case, summary, status="slow")
@@ -219,7 +221,7 @@ def reference_seconds(case, repeats=3):
     """The reference's best CPU time for `case`, through the same sandbox, measured once per process."""
     key = (case.fn, case.label)
     if key not in _REFERENCE_TIMES:
-        source = open(reference_module.__file__, encoding="utf-8").read()
+        source = open(judges.reference_module(case.fn).__file__, encoding="utf-8").read()
         with Sandbox([Chunk("reference", source)]) as sandbox:
             replies = [
                 sandbox.call(case.fn, list(case.args), case.kwargs, seconds=60, measure_cpu=True, built=case.built)

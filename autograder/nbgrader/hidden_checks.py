@@ -13,7 +13,7 @@ cell's outcome as the outputs nbgrader reads scores from (``utils.determine_grad
     no marks        the stream and the error outputs (an error output scores 0)
 
 and last, after everything that decides the score, a display_data output (image/svg+xml)
-for each picture of a failed check's graph (autograder/grading/picture.py): nbgrader reads
+for each picture of a failed check's graph (graphcourse/picture.py): nbgrader reads
 a score from error and execute_result outputs only, so a picture changes none.
 
 Grade cells are found by grade id, and the grade ids, points and which cells are

@@ -1,6 +1,6 @@
 """Grade a whole cohort through nbgrader, with the hidden checks, in one command.
 
-    make grade                     # the demo cohort (autograder/pipeline/demo.py)
+    make grade                     # the course's demo cohort (its demo part: autograder/course/active.py)
     make grade SUBMISSIONS=DIR     # DIR laid out as nbgrader's submitted/ folder:
                                    #   DIR/<student_id>/<assignment_id>/<notebook>.ipynb [+ timestamp.txt]
     make collect ZIP=download.zip  # an LMS download, read by autograder/pipeline/collect.py
@@ -71,11 +71,12 @@ import traceback
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
+from autograder.course import active
 from autograder.course.lessons import LESSONS, function_of
 from autograder.files import sha, write_atomic, write_if_changed
 from autograder.grading import cellgrades
 from autograder.nbgrader.course_folder import BatchError, Course, remove
-from autograder.pipeline import cohort_report, demo, handins
+from autograder.pipeline import cohort_report, handins
 from autograder.pipeline import collect as download
 from autograder.pipeline.progress import Progress
 
@@ -167,10 +168,12 @@ def pregrade(course, workers=WORKERS):
             if key not in todo and cellgrades.load_record(course.cache, key) is None:
                 todo[key] = (relative, assignment)
     if todo:
-        # Longest first (lesson 2's backward checks), so no worker is left with a long one at the end.
+        # Longest first (the notebooks with the most hidden checks), so no worker is left with a long one at the end.
+        checks_per_function = collections.Counter(check.function for check in active.part("checks").all_checks())
+
         def longest_first(item):
             points = cells[item[1][1]][0]
-            return "backward" not in map(function_of, points), -len(points)
+            return -sum(checks_per_function[function_of(grade_id)] for grade_id in points), -len(points)
 
         ordered = sorted(todo.items(), key=longest_first)
         jobs = ((key, str(course.root), relative, *cells[assignment]) for key, (relative, assignment) in ordered)
@@ -424,7 +427,7 @@ def write_outputs(course, keys, notes):
     the records.
     """
     from autograder.grading.answers import answer_cells
-    from autograder.grading.checks import all_checks
+    all_checks = active.part("checks").all_checks
 
     course.export_grades()  # what `nbgrader export` writes
     answer_grades = answer_cells()
@@ -481,7 +484,7 @@ def run(out="out", submissions=None, zip_file=None, assignment=None, workers=WOR
     else:
         dues = course.due_dates()
         source, label = course.root / "demo_submissions", "demo"
-        demo.build(source, course.root / "release", dues)
+        active.part("demo").build(source, course.root / "release", dues)
     changed, notes = handins.mirror(course, source, label, collected.problems if collected else None)
     if collected:
         notes = collected.notes + notes

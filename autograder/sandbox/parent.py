@@ -33,10 +33,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.course import active
 from autograder.sandbox import isolation
 
 HERE = Path(__file__).parent
-CHILD_PARTS = (HERE / "builders.py", HERE / "child.py")  # the child script is these files' text, in order
+CHILD = HERE / "child.py"  # the child's own code, run after the course's child parts (autograder.course.active)
 STATUSES = {"ok", "raised", "missing", "unsendable"}  # what a child may answer a call with
 MAX_DEPTH = 16  # a reply nested deeper than this is not an answer (a graph argument is 4 deep)
 MAX_TEXT = 10_000  # characters in one string of a reply: names and answers are short; messages are cut by the child
@@ -65,8 +66,8 @@ class Limits:
 
 @functools.lru_cache(maxsize=1)
 def child_script():
-    """The child's script: builders.py, then child.py (both standard library only)."""
-    return "\n\n".join(part.read_text(encoding="utf-8") for part in CHILD_PARTS)
+    """The child's script: the course's child parts, then child.py (all standard library only)."""
+    return "\n\n".join(part.read_text(encoding="utf-8") for part in (*active.child_parts(), CHILD))
 
 
 def quiet_gc(function, *args, **kwargs):

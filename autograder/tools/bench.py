@@ -8,7 +8,7 @@ One run prints, after the machine (cores, load average, memory):
 1. the hidden checks on their own: the sandbox's round trip for a small call, the time to
    start a child, the first and a typical full submission, and each check family's time;
 2. the reference backward's time per edge at 10^4, 10^5 and 10^6 edges (chains and wide
-   graphs from autograder/sandbox/builders.py; CPU time, best of five), which should stay flat;
+   graphs from graphcourse/builders.py; CPU time, best of five), which should stay flat;
 3. side by side, on the same BENCH_LEARNERS hand-ins (default 40 learners, two notebooks
    each, made from the misconception zoo by autograder/tools/cohorts.py): stock nbgrader
    (autograder/tools/stock.py: generate_assignment, autograde with tests run in a kernel,
@@ -37,16 +37,17 @@ import time
 from pathlib import Path
 
 from autograder.course.paths import ROOT
-from autograder.grading import checks
 from autograder.grading.runner import Runner, grade
 from autograder.sandbox import isolation
 from autograder.sandbox.parent import Sandbox
 from autograder.grading.submission import Chunk, Submission
-from autograder.pipeline import demo
-from autograder.tools import cohorts, edges, marked, stock
-from solutions import graph as reference
+from autograder.tools import cohorts, marked, stock
+from autograder.course import active
+from autograder.course.paths import reference_source
 
-SOURCE = open(reference.__file__, encoding="utf-8").read()
+# The course's parts the bench measures with (autograder/course/active.py), and the reference it grades.
+checks, demo, edges = active.part("checks"), active.part("demo"), active.part("bench")
+SOURCE = reference_source()
 PAGE = ROOT / "docs" / "performance.md"  # its "bench" block holds the last complete run's output
 SMALL_GRAPH = [["p", "mul", ["a", "b"]], ["z", "add", ["p", "c"]]]
 

@@ -3,7 +3,7 @@
 ``zoo_learners(n)`` gives n learners, each handing in both lessons with the code of one zoo
 entry (the reference elsewhere), the entries spread evenly over the zoo and cycled when
 n is larger, so a cohort is the same on every run. They are written as nbgrader's
-submitted/ folder by the demo cohort's own builder (autograder/pipeline/demo.py).
+submitted/ folder by the demo cohort's own builder (graphcourse/demo.py).
 
 ``copy_learner`` repeats one learner's folder byte for byte under new ids: every copy is
 handed to nbgrader and the batch, while the hidden checks grade its code once (the
@@ -13,8 +13,9 @@ grade cache recognises identical code).
 import shutil
 from pathlib import Path
 
-from autograder.grading import zoo
-from autograder.pipeline import demo
+from autograder.course import active
+
+zoo, demo = active.part("zoo"), active.part("demo")
 
 
 def spread(items, count):

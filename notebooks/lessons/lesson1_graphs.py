@@ -59,7 +59,7 @@
 #
 # The table `OPS` maps each op name to its forward rule, a function that takes the input values and returns the node's value. For example `OPS["mul"](2, 3)` is 6 and `OPS["sq"](4)` is 16. Run the next cell to define it (it is read-only).
 
-# %% reference grade_id="ops_table" names=["math", "OPS"]
+# %% reference grade_id="ops_table" module="graph" names=["math", "OPS"]
 
 # %% [markdown]
 # ### Drawing a graph
@@ -172,7 +172,7 @@ assert CHOICE in {"A", "B", "C"}, "CHOICE should be one of the strings \"A\", \"
 #
 # For the worked example, `evaluate(graph, {"a": 2, "b": 3, "c": 1})["z"]` is 7.
 
-# %% reference grade_id="evaluate_solution" names=["evaluate"]
+# %% reference grade_id="evaluate_solution" module="graph" names=["evaluate"]
 
 # %% tests grade_id="evaluate_correct" grades="evaluate"
 # The worked example: z = a*b + c with a = 2, b = 3, c = 1.
@@ -200,7 +200,7 @@ else:
 # - Keep the order in which the graph lists them, and keep duplicates: `("s", "mul", ["x", "x"])` reads x twice, along two edges, so `inputs_of` gives `["x", "x"]`.
 # - A leaf, or a name that is not in the graph at all, gives `[]`.
 
-# %% reference grade_id="inputs_of_solution" names=["inputs_of"]
+# %% reference grade_id="inputs_of_solution" module="graph" names=["inputs_of"]
 
 # %% tests grade_id="inputs_of_correct" grades="inputs_of"
 g_sq = [("p", "mul", ["a", "b"]), ("q", "add", ["p", "a"]), ("L", "sq", ["q"])]
@@ -221,7 +221,7 @@ assert inputs_of([("s", "mul", ["x", "x"])], "s") == ["x", "x"]
 #
 # `users_of` looks along the arrows in the direction opposite to `inputs_of`. A name with two or more users is a fan-out.
 
-# %% reference grade_id="users_of_solution" names=["users_of"]
+# %% reference grade_id="users_of_solution" module="graph" names=["users_of"]
 
 # %% tests grade_id="users_of_correct" grades="users_of"
 g_sq = [("p", "mul", ["a", "b"]), ("q", "add", ["p", "a"]), ("L", "sq", ["q"])]

@@ -30,7 +30,7 @@
 #
 # Run the next cell: it defines the same read-only `OPS` table as in Lesson 1. The examples in this lesson use it to fill in values by hand.
 
-# %% reference grade_id="ops_table" names=["math", "OPS"]
+# %% reference grade_id="ops_table" module="graph" names=["math", "OPS"]
 
 # %% [markdown]
 # ## Worked example: the diamond
@@ -131,7 +131,7 @@ assert FIRST_WRONG in {"x", "a", "t", "L"}, "FIRST_WRONG should be one of \"x\",
 # | `relu` | 1 if a > 0, else 0 | |
 # | `neg` | −1 | |
 
-# %% reference grade_id="backward_solution" names=["backward"]
+# %% reference grade_id="backward_solution" module="graph" names=["backward"]
 
 # %% tests grade_id="backward_correct" grades="backward"
 # The diamond: x = 2, a = x*x, t = a + a, L = t*t.

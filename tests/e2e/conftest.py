@@ -106,7 +106,7 @@ def solved(release_path, lesson):
     """The release notebook with every solution cell filled in the way a learner who got everything right would:
     the reference's code and the lesson's answers (the demo cohort's "ada")."""
     from autograder.course.paths import NOTEBOOKS
-    from autograder.pipeline import demo
+    from graphcourse import demo
 
     release = json.loads(release_path.read_text(encoding="utf-8"))
     source = json.loads(lesson.notebook_path(NOTEBOOKS).read_text(encoding="utf-8"))
@@ -240,7 +240,7 @@ def lab(learner, tmp_path_factory):
 def graded(bundle, tmp_path_factory):
     """`make grade` on one hand-in: lesson 1 solved, with a script and an onerror handler planted in a markdown cell."""
     from autograder.course.lessons import LESSONS
-    from autograder.pipeline import demo
+    from graphcourse import demo
 
     lesson = LESSONS[0]
     tmp = tmp_path_factory.mktemp("graded")

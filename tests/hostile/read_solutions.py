@@ -1,4 +1,4 @@
-"""Looks on disk for solutions/graph.py, autograder/grading/checks, a gradebook.db and /proc/<pid>/cwd, and answers backward only from what it finds."""
+"""Looks on disk for solutions/graph.py, graphcourse/checks, a gradebook.db and /proc/<pid>/cwd, and answers backward only from what it finds."""
 
 EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 0}
 NEEDS = "full"  # only the full sandbox hides the disk

@@ -1,6 +1,6 @@
 """backward returns every name in values: 1.0 for the output, 0.0 where L does not depend on it."""
 
-from autograder.grading.checks import Check, backward_call
+from graphcourse.checks import Check, backward_call
 
 RULE = (
     "backward returns a new dict mapping every name in values to dL/d(name), where L is output (default: the "

@@ -1,7 +1,7 @@
 """backward adds one contribution per edge: fan-outs and repeated inputs receive the sum."""
 
-from autograder.course.examples import DIAMOND
-from autograder.grading.checks import Check, sweep_call
+from graphcourse.examples import DIAMOND
+from graphcourse.checks import Check, sweep_call
 
 RULE = (
     "backward adds one contribution per edge: a value read by several nodes, or twice by one node, receives "

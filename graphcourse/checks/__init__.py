@@ -11,11 +11,12 @@ import dataclasses
 import importlib
 from dataclasses import dataclass, field
 
-from autograder.sandbox.builders import build, chain  # noqa: F401 - one definition, shared with the sandbox child
+from graphcourse.builders import build, chain  # noqa: F401 - one definition, shared with the sandbox child
+from autograder.course.lessons import functions
 from autograder.sandbox.parent import quiet_gc
 from solutions import graph as reference
 
-FUNCTIONS = ("evaluate", "inputs_of", "users_of", "backward")  # the learner's tasks, in lesson order
+FUNCTIONS = functions()  # the learner's functions, in lesson order: the lesson sources' grade cells say which
 
 FAMILIES = (
     "evaluate_values",
@@ -55,7 +56,7 @@ class Check:
     function: str
     points: float
     rule: str  # the lesson's instruction this check enforces
-    expect: str  # how the reply is judged: a key of autograder.grading.compare.JUDGES
+    expect: str  # how the reply is judged: a key of graphcourse.judges.JUDGES
     cases: tuple = ()  # or a function returning them, for inputs too large to build on import
     strategy: object = None  # a Hypothesis strategy of Case, for property checks
     examples: int = 0  # how many examples the property check tries
@@ -116,7 +117,7 @@ def built_call(fn, description, label="", **extra):
 def all_checks():
     checks = []
     for family in FAMILIES:
-        checks.extend(importlib.import_module(f"autograder.grading.checks.{family}").CHECKS)
+        checks.extend(importlib.import_module(f"graphcourse.checks.{family}").CHECKS)
     return checks
 
 
@@ -128,3 +129,16 @@ def points_of(function):
     """What the hidden checks on one function add up to: its grade cell is worth exactly this."""
     total = sum(check.points for check in all_checks() if check.function == function)
     return int(total) if float(total).is_integer() else total
+
+
+def markdown_table(checks=None):
+    """The table of check families (Markdown), as docs/checks.md shows it."""
+    checks = all_checks() if checks is None else checks
+    lines = ["| family | function | checks | points | what it enforces |", "|---|---|---|---|---|"]
+    for family in FAMILIES:
+        members = [c for c in checks if c.family == family]
+        functions = ", ".join(dict.fromkeys(c.function for c in members))
+        summary = importlib.import_module(f"graphcourse.checks.{family}").__doc__.strip().splitlines()[0]
+        lines.append(f"| `{family}` | {functions} | {len(members)} | {sum(c.points for c in members):g} | {summary} |")
+    lines.append(f"| **total** | | {len(checks)} | {sum(c.points for c in checks):g} | |")
+    return "\n".join(lines)

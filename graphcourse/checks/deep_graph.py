@@ -2,10 +2,10 @@
 
 import functools
 
-from autograder.grading.checks import Check, built_call
+from graphcourse.checks import Check, built_call
 
 RULE = "backward runs without recursion, so a chain of 200,000 nodes works."
-# The property alone is judged (autograder/grading/compare.py, judge_returns): the call returns, in time, a
+# The property alone is judged (graphcourse/judges.py, judge_returns): the call returns, in time, a
 # plain dict naming every node; the numbers are the value families' business.
 DEPTH = 200_000
 # The reference sweeps the chain in about 0.1 s; 8 s leaves a slow but linear sweep far more than it needs on

@@ -2,7 +2,7 @@
 
 import functools
 
-from autograder.grading.checks import Check, built_call
+from graphcourse.checks import Check, built_call
 
 RULE = "backward runs in time linear in the number of edges."
 WIDTH = 12_000

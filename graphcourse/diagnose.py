@@ -11,8 +11,8 @@ import copy
 import math
 import sys
 
-from autograder.grading import zoo
-from autograder.grading.compare import as_tuples
+from graphcourse import zoo
+from graphcourse.judges import as_tuples
 from solutions import graph as reference
 
 SMALL = 60  # only graphs up to this many nodes are replayed on the zoo

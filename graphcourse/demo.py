@@ -1,6 +1,6 @@
 """The demo cohort: a dozen learners made from the misconception zoo, as nbgrader's submitted/ folder.
 
-    python -m autograder.pipeline.demo DEST RELEASE   # write DEST/<student_id>/<assignment_id>/<notebook>.ipynb
+    python -m graphcourse.demo DEST RELEASE   # write DEST/<student_id>/<assignment_id>/<notebook>.ipynb
 
 Each learner starts from the release notebooks, fills every solution cell with the
 lesson's answer and the reference code, then swaps in the functions of their zoo
@@ -23,8 +23,8 @@ from pathlib import Path
 from autograder.course.lessons import LESSONS, read_lesson
 from autograder.course.markers import drop_markers
 from autograder.course.paths import NOTEBOOKS
-from autograder.grading import zoo
-from autograder.grading.checks import FUNCTIONS
+from graphcourse import zoo
+from graphcourse.checks import FUNCTIONS
 
 ON_TIME = datetime.timedelta(hours=30)  # handed in this long before the due date, give or take
 LATE = datetime.timedelta(hours=3)  # a late learner's delay after the due date

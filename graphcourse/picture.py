@@ -16,7 +16,7 @@ is escaped, and every number is formatted from a checked int or float.
 import html
 import math
 
-from autograder.grading.compare import reference_answer
+from graphcourse.judges import reference_answer
 
 MAX_NAMES = 12  # leaves and nodes together: a larger graph gets no picture
 MAX_LABEL = 14  # characters of a name shown in a box

@@ -1,6 +1,6 @@
 """backward sweeps the graph once, in reverse of the listed order."""
 
-from autograder.grading.checks import Check, sweep_call
+from graphcourse.checks import Check, sweep_call
 
 RULE = "backward sweeps the graph once in reverse of the listed order."
 # Chains without fan-out, of sums and of relus away from their kink: a sweep in the wrong order gets them wrong,

@@ -1,7 +1,7 @@
 """evaluate, inputs_of and backward leave their arguments as they were."""
 
-from autograder.course.examples import ABC_SQUARED
-from autograder.grading.checks import Check, backward_call, call
+from graphcourse.examples import ABC_SQUARED
+from graphcourse.checks import Check, backward_call, call
 
 KEEP = {"return_args": True}
 # The property alone is judged (judge_unchanged): the arguments after the call, and an answer that names every

@@ -1,13 +1,13 @@
 """Time per edge of the reference backward (solutions/graph.py) as graphs grow, for `make bench`.
 
-Graphs come from autograder/sandbox/builders.py, the same shapes the hidden checks use. A
+Graphs come from graphcourse/builders.py, the same shapes the hidden checks use. A
 backward that does constant work per edge shows the same time per edge at every size.
 """
 
 import gc
 import time
 
-from autograder.sandbox import builders
+from graphcourse import builders
 from solutions import graph as reference
 
 SIZES = (10**4, 10**5, 10**6)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.course.paths import reference_source
-from autograder.grading.checks import FAMILIES, FUNCTIONS
+from graphcourse.checks import FAMILIES, FUNCTIONS
 
 HERE = Path(__file__).resolve().parent
 

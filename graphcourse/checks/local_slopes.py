@@ -2,7 +2,7 @@
 
 import math
 
-from autograder.grading.checks import Check, sweep_call
+from graphcourse.checks import Check, sweep_call
 
 RULE = (
     "backward uses the local slopes of every op (tanh's slope is 1 - out**2, read from the node's own value; "

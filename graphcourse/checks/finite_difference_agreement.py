@@ -1,6 +1,6 @@
 """On random graphs over all eight ops, backward agrees with central differences of evaluate."""
 
-from autograder.grading.checks import Check, backward_call
+from graphcourse.checks import Check, backward_call
 from exercises.strategies import smooth_graphs
 from solutions.graph import evaluate
 

@@ -1,0 +1,78 @@
+"""The course the kit grades, found by name: the machinery imports no course, it asks this module.
+
+A course is a Python package (the graph course is ``graphcourse``). pyproject.toml names it:
+
+    [tool.graphkit]
+    course = "graphcourse"
+
+and the environment variable GRAPHKIT_COURSE, when set, names another (a course of one's own, or the
+fixture course of the kit's tests). The package holds its parts as submodules, each found by name
+when the machinery first needs it:
+
+    checks     all_checks(), points_of(function): the hidden checks, one file per family
+    judges     JUDGES {name: judge(check, case, reply) -> Failure or None}, work_out(judge, case)
+    answers    JUDGES {name: answers.Judge}: the judges of the course's answer questions
+    diagnose   misconception(results): the zoo entry a submission's failures look like
+    picture    picture(failure, case) -> SVG text or "": a drawing for a failed check's feedback
+    zoo        the misconceptions and correct styles that prove the checks
+    demo       the demo cohort, built from the zoo
+    bench      the course's own figures for make bench
+
+and, in the package itself, ``CHILD_PARTS``: the standard-library-only files the sandbox child runs
+before its own code (how the course's arguments are decoded and its large inputs built).
+"""
+
+import functools
+import importlib
+import os
+import tomllib
+
+from autograder.course.paths import ROOT
+
+ENV = "GRAPHKIT_COURSE"
+PARTS = ("checks", "judges", "answers", "diagnose", "picture", "zoo", "demo", "bench")
+
+
+class CourseError(ImportError):
+    """The course cannot be found, or lacks a part; the message names the package and the fix."""
+
+
+@functools.cache
+def name():
+    """The course package's name: GRAPHKIT_COURSE, else pyproject.toml's [tool.graphkit] course."""
+    if os.environ.get(ENV):
+        return os.environ[ENV]
+    try:
+        with open(ROOT / "pyproject.toml", "rb") as handle:
+            return tomllib.load(handle)["tool"]["graphkit"]["course"]
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        raise CourseError(f"{ROOT / 'pyproject.toml'}: no [tool.graphkit] course = \"<package>\"; add it, "
+                          f"or set {ENV}") from None
+
+
+@functools.cache
+def course():
+    """The course package."""
+    try:
+        return importlib.import_module(name())
+    except ModuleNotFoundError as err:
+        raise CourseError(f"the course package {name()!r} cannot be imported ({err}); check [tool.graphkit] "
+                          f"course in pyproject.toml or {ENV}") from None
+
+
+@functools.cache
+def part(which):
+    """One part of the course (a submodule named in PARTS)."""
+    if which not in PARTS:
+        raise ValueError(f"{which!r} is not a part of a course; the parts are {', '.join(PARTS)}")
+    try:
+        return importlib.import_module(f"{name()}.{which}")
+    except ModuleNotFoundError as err:
+        if err.name != f"{name()}.{which}":
+            raise
+        raise CourseError(f"the course {name()!r} has no {which} part: add {name()}/{which}.py") from None
+
+
+def child_parts():
+    """The course's files the sandbox child runs before its own code."""
+    return tuple(getattr(course(), "CHILD_PARTS", ()))
