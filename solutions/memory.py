@@ -51,9 +51,9 @@ def saved_for_backward(graph):
     """
     ### BEGIN SOLUTION
     reads_inputs = {"mul", "div", "sq", "relu"}
-    saved = {}
+    saved = {}  # node -> the names its slopes read
     for name, op, inputs in graph:
-        if op == "tanh":
+        if op == "tanh":  # its slope 1 - out**2 reads the node's own output
             saved[name] = [name]
         elif op in reads_inputs:
             saved[name] = list(dict.fromkeys(inputs))
@@ -81,7 +81,7 @@ def stale_reads(graph, overwritten):
         if name not in latest or position > latest[name]:
             latest[name] = position
     saved = saved_for_backward(graph)
-    stale = []
+    stale = []  # in graph order
     for position, (name, _op, _inputs) in enumerate(graph):
         if any(read in latest and latest[read] >= position for read in saved[name]):
             stale.append(name)
