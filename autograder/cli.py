@@ -5,10 +5,11 @@
 
 `grade` exits 0 when it graded the hand-in, 1 when the score is below --fail-under, 2 when the
 hand-in cannot be graded (the message names the file and the fix), and 3 when this machine
-cannot grade (the sandbox cannot isolate learner code and no weaker mode was asked for, or
-FILE cannot be written). With --output it writes FILE itself, in one step, whatever the
-outcome: the results, or results worth 0 that say why. Files are named from the hand-in's
-own name down, never by the folder it sits in.
+cannot grade (the sandbox cannot isolate learner code and no weaker mode was asked for, it
+cannot start at all, or FILE cannot be written). With --output it writes FILE itself, in one
+step, whatever the outcome: the results, or results worth 0 that say why. Files are named
+from the hand-in's own name down, never by the folders it sits in, and no outcome prints a
+traceback.
 """
 
 import argparse
@@ -84,12 +85,26 @@ def outcome(path, verbose=False):
         message = str(err)
         return report.not_graded(message), None, EXIT_CANNOT_GRADE, message
     except IsolationError as err:
-        message = f"the grading sandbox cannot isolate learner code here, so nothing was graded: {err}"
+        message = (f"the grading sandbox cannot isolate learner code here, so nothing was graded: {err} "
+                   "(for this command, --isolation limits asks for that weaker mode)")
         return dict(report.not_graded(message), isolation="none"), None, EXIT_CANNOT_RUN, message
+    except OSError as err:  # reading the hand-in raises SubmissionError: this is the grader's own machine
+        message = (f"the grader cannot run on this machine ({err.strerror or type(err).__name__}), so nothing was "
+                   "graded; tell your instructor")
+        return report.not_graded(message), None, EXIT_CANNOT_RUN, f"{message}: {err}"
     except Exception as err:  # noqa: BLE001 - whatever a hand-in provokes, it gets results and a message, not a traceback
         message = (f"{path}: the grader failed on this hand-in ({type(err).__name__}), so nothing in it was graded; "
                    "hand it in again, and tell your instructor if this happens again")
         return report.not_graded(message), None, EXIT_CANNOT_GRADE, message
+
+
+def say(text, stream=None):
+    """Print ``text``; a reader that went away (`| head`) is no error: FILE, if asked for, is already written."""
+    stream = stream or sys.stdout
+    try:
+        print(text, file=stream, flush=True)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())  # so that the flush at exit does not fail again
 
 
 def cmd_grade(args):
@@ -102,19 +117,18 @@ def cmd_grade(args):
         try:
             write_atomic(args.output, json.dumps(results, indent=2) + "\n")
         except OSError as err:
-            print(f"cannot write {args.output}: {err.strerror or err}; give --output a file in a folder you can "
-                  "write to", file=sys.stderr)
+            say(f"cannot write {args.output}: {err.strerror or err}; give --output a file in a folder you can write to",
+                sys.stderr)
             return EXIT_CANNOT_RUN
     if args.json:
-        json.dump(results, sys.stdout, indent=2)
-        print()
+        say(json.dumps(results, indent=2))
     elif text is not None:
-        print(shown.text(text))
+        say(shown.text(text))
     if problem is not None:
-        print(f"cannot grade: {shown.text(problem)}", file=sys.stderr)
+        say(f"cannot grade: {shown.text(problem)}", sys.stderr)
         return code
     if args.fail_under is not None and results["score"] < args.fail_under:
-        print(f"score {results['score']:g} is below --fail-under {args.fail_under:g}", file=sys.stderr)
+        say(f"score {results['score']:g} is below --fail-under {args.fail_under:g}", sys.stderr)
         return EXIT_BELOW
     return EXIT_GRADED
 
