@@ -1,16 +1,27 @@
-"""What this machine lets the sandbox do beyond resource limits, and the command prefix that does it.
+"""How the sandbox keeps learner code away from everything but its own folder, and the command that does it.
 
-As root with util-linux's `unshare` and `setpriv` (and coreutils' `chroot`), each child gets a
-new network namespace (no network), a new PID namespace (no process outlives it, `setsid`
-included), and a mount namespace in which it is chrooted into a root of its own: a root-owned
-skeleton holding only read-only binds of the system folders and the interpreter's installation,
-its own folder, a fresh /proc and three devices. The rest of the disk (other copies of the kit,
-course folders, gradebooks, /tmp, /dev/shm) is not there at all; the kit's folder and every
-folder named in HIDDEN_ENV is also covered by an empty tmpfs should it sit inside one of the
-binds. The child runs under an unprivileged uid of its own, fresh for every start, so the
-process limit of one child never counts another's, with no capabilities and no new privileges.
-Elsewhere the child runs with resource limits in a clean temporary folder, `sweep()` hunts
-processes that left its process group, and `warning()` says which protections are missing.
+Full isolation gives each child a new network namespace (no network), a new PID namespace (no
+process outlives it, `setsid` included), a new IPC namespace (no SysV shared memory, semaphore
+or queue outlives it), and a mount namespace in which it is chrooted into a root of its own: a
+read-only skeleton holding only read-only binds of the system folders and the interpreter's
+installation, a fresh /proc, three devices, and its own folder, a tmpfs of Limits.folder_bytes
+that vanishes with it. The rest of the disk (other copies of the kit, course folders,
+gradebooks, /tmp, /dev/shm) is not there at all; the kit's folder and every folder named in
+HIDDEN_ENV is also covered by an empty tmpfs should it sit inside one of the binds. The child
+has no capabilities and no new privileges. Two ways give it (util-linux's `unshare`, `setpriv`
+and `prlimit`, coreutils' `chroot`):
+
+- as root, the child runs under an unprivileged uid of its own, fresh for every start, so the
+  process limit of one child never counts another's;
+- elsewhere, where the kernel lets an unprivileged user make a user namespace, the child is
+  the root of a user namespace of its own, mapped to the grader's user, with every
+  capability dropped (and the securebits that keep a uid 0 from regaining them), and its
+  process limit counts that namespace alone.
+
+When neither works, a sandbox starts only if weaker isolation is asked for by name
+(GRAPHKIT_SANDBOX=limits): the child then runs with resource limits in a clean temporary
+folder, and `sweep()` hunts processes that left its process group. Otherwise starting one
+raises IsolationError, which says what is missing and the two fixes.
 """
 
 import functools
@@ -21,23 +32,37 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
+from autograder.sandbox.cgroups import cgroup_base, v1_bases, v2_caps
+from autograder.sandbox.removal import remove_tree
+
+MODE_ENV = "GRAPHKIT_SANDBOX"  # =limits: the one way to ask for resource limits only
 UID_BASE, UID_SPAN = 1_500_000_000, 100_000_000  # a fresh uid per child, far from real accounts
 KIT_ROOT = Path(__file__).resolve().parents[2]
 # Extra folders to hide from learner code (course folder, outputs), os.pathsep-separated.
 HIDDEN_ENV = "GRAPHKIT_HIDE"
 SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 ROOT_NAME = ".root"  # inside the child's folder: the skeleton of its new root
+SCRIPT_NAME = "child.py"  # the child's script: at the top of its new root, or in its folder with limits only
 DEVICES = ("null", "zero", "urandom")
+PROBE_FOLDER_BYTES, PROBE_FOLDER_FILES, PROBE_PROCESSES = 1 << 20, 64, 8
+# With no uid to switch to, a user namespace's root keeps no capability: none to gain back by exec.
+SECUREBITS = "+noroot,+noroot_locked,+no_setuid_fixup,+no_setuid_fixup_locked,+keep_caps_locked"
+
+
+class IsolationError(RuntimeError):
+    """Full isolation is not available here, and weaker isolation was not asked for by name."""
+
 
 # Runs as root inside the new namespaces, on the skeleton root that prepare_folder() built on disk.
-# Arguments: the new root, the child's folder, the chroot tool; system folders to bind up to
-# --hide; folders to hide up to --; then the command to run in the new root. It runs as few
-# commands as it can: each one costs a fork and an exec.
+# Arguments: the new root, the child's folder, the chroot tool, the folder's size, its file count and
+# owner; system folders to bind up to --hide; folders to hide up to --; then the command to run in the
+# new root. The skeleton is made read-only first (in a user namespace its owner is the child's own
+# uid). It runs as few commands as it can: each one costs a fork and an exec.
 _INNER = r"""
-root=$1 folder=$2 CHROOT=$3; shift 3
+root=$1 folder=$2 CHROOT=$3 size=$4 files=$5 owner=$6; shift 6
+mount --bind -o ro "$root" "$root" || exit 97
 while [ "$1" != --hide ]; do mount --rbind -o ro "$1" "$root$1" || exit 97; shift; done
 shift
 while [ "$1" != -- ]; do
@@ -46,7 +71,8 @@ while [ "$1" != -- ]; do
 done
 shift
 for device in null zero urandom; do mount --bind "/dev/$device" "$root/dev/$device" || exit 97; done
-mount -t proc proc "$root/proc" && mount --bind "$folder" "$root$folder" || exit 97
+mount -t proc proc "$root/proc" || exit 97
+mount -t tmpfs -o "size=$size,nr_inodes=$files,mode=0700,uid=$owner,gid=$owner" graphkit-folder "$root$folder" || exit 97
 exec "$CHROOT" "$root" /bin/sh -c 'cd "$0" && exec "$@"' "$folder" "$@"
 """
 
@@ -85,60 +111,118 @@ def _tool(name):
     return shutil.which(name, path=os.pathsep.join(("/usr/sbin", "/usr/bin", "/sbin", "/bin", os.environ.get("PATH", "")))) or name
 
 
-def _full_prefix(folder, uid):
+def _full_prefix(variant, folder, uid, folder_bytes, folder_files, processes):
+    """The command that runs the rest of the command line fully isolated, for `variant` "root" or "userns"."""
+    if variant == "root":
+        user = [f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
+        owner, limit, namespaces = uid, [], []
+    else:  # the process limit is set inside the user namespace, where it counts that namespace alone
+        user = [f"--securebits={SECUREBITS}"]
+        owner, limit, namespaces = 0, [_tool("prlimit"), f"--nproc={processes}:{processes}", "--"], ["--user", "--map-root-user"]
     return [
-        _tool("unshare"), "--net", "--pid", "--fork", "--kill-child", "--mount", "--propagation", "private",
-        "--mount-proc", "--", _tool("sh"), "-c", _INNER, "sh", os.path.join(folder, ROOT_NAME), folder, _tool("chroot"),
-        *_binds(), "--hide", *hidden_folders(), "--",
-        _tool("setpriv"), f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
-        "--bounding-set=-all", "--no-new-privs", "--",
+        _tool("unshare"), *namespaces, "--net", "--ipc", "--pid", "--fork", "--kill-child", "--mount",
+        "--propagation", "private", "--mount-proc", "--",
+        _tool("sh"), "-c", _INNER, "sh", os.path.join(folder, ROOT_NAME), folder, _tool("chroot"),
+        str(folder_bytes), str(folder_files), str(owner), *_binds(), "--hide", *hidden_folders(), "--",
+        *limit, _tool("setpriv"), *user, "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--",
     ]  # fmt: skip
 
 
-@functools.lru_cache(maxsize=1)
+def asked_for_limits():
+    """Whether weaker isolation was asked for by name (GRAPHKIT_SANDBOX=limits)."""
+    return os.environ.get(MODE_ENV, "") == "limits"
+
+
 def probe():
-    """Return (level, missing): 'full' isolation or 'limits' only, and what is missing."""
-    if os.environ.get("GRAPHKIT_SANDBOX") == "limits":
-        return "limits", ["namespaces, private root and uid switch turned off by GRAPHKIT_SANDBOX=limits"]
-    if os.geteuid() != 0:
-        return "limits", ["not root: no network, PID or mount namespace, no private root and no uid switch"]
-    missing = [tool for tool in ("unshare", "setpriv", "chroot", "sh") if not os.path.isabs(_tool(tool))]
+    """Return (level, missing): 'full' isolation or 'limits' only, and what is missing for full isolation."""
+    return _probe(asked_for_limits())[:2]
+
+
+def variant():
+    """How full isolation is had here: "root", "userns", or None."""
+    return _probe(asked_for_limits())[2]
+
+
+@functools.lru_cache(maxsize=2)
+def _probe(limits_asked):
+    if limits_asked:
+        return "limits", [f"namespaces, private root and own user turned off by {MODE_ENV}=limits"], None
+    tools = ("unshare", "setpriv", "chroot", "sh") if os.geteuid() == 0 else ("unshare", "setpriv", "prlimit", "chroot", "sh")
+    missing = [tool for tool in tools if not os.path.isabs(_tool(tool))]
     if missing:
-        return "limits", [f"{', '.join(missing)} not found (install util-linux and coreutils)"]
+        return "limits", [f"{', '.join(missing)} not found (install util-linux and coreutils)"], None
+    reasons = []
+    for way in ("root", "userns") if os.geteuid() == 0 else ("userns",):
+        reason = _try(way)
+        if reason is None:
+            return "full", [], way
+        reasons.append(reason)
+    if os.geteuid() != 0:
+        reasons.insert(0, "not root")
+    return "limits", ["no network, PID, IPC or mount namespace, no private root and no own user: " + "; ".join(reasons)], None
+
+
+def _try(way):
+    """None if full isolation the `way` given works here, else why not."""
     folder = tempfile.mkdtemp(prefix="graphkit-probe-")
     try:
         uid = new_uid()
-        prepare_folder(folder, uid, full=True)
-        check = "import json, os; print(os.getuid(), os.access(%r, os.R_OK))" % str(KIT_ROOT)
-        test = _full_prefix(folder, uid) + [interpreter(), "-I", "-S", "-c", check]
+        prepare_folder(folder, "", full=True)
+        check = "import os; print(os.getuid(), os.access(%r, os.R_OK), os.access('.', os.W_OK))" % str(KIT_ROOT)
+        command = _full_prefix(way, folder, uid, PROBE_FOLDER_BYTES, PROBE_FOLDER_FILES, PROBE_PROCESSES)
+        command += [interpreter(), "-I", "-S", "-c", check]
+        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}  # as the child has it
         try:
-            env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}  # as the child has it
-            done = subprocess.run(test, capture_output=True, text=True, timeout=20, cwd=folder, env=env)
+            done = subprocess.run(command, capture_output=True, text=True, timeout=20, cwd=folder, env=env)
         except (OSError, subprocess.TimeoutExpired) as err:
-            return "limits", [f"namespaces unavailable ({err})"]
+            return f"{_way_name(way)} unavailable ({err})"
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    if done.returncode != 0 or done.stdout.split() != [str(uid), "False"]:
+        remove_tree(folder)
+    if done.returncode != 0 or done.stdout.split() != [str(uid if way == "root" else 0), "False", "True"]:
         reason = (done.stderr.strip().splitlines() or [f"unexpected output {done.stdout.strip()!r}"])[-1]
-        return "limits", [f"namespaces unavailable: {reason}"]
-    return "full", []
+        return f"{_way_name(way)} unavailable: {reason}"
+    return None
 
 
-def command_prefix(folder, uid):
-    """The command that runs the rest of the command line isolated, in `folder`, as `uid`."""
-    return _full_prefix(folder, uid) if probe()[0] == "full" else []
+def _way_name(way):
+    return "namespaces as root" if way == "root" else "unprivileged user namespaces"
 
 
-def prepare_folder(folder, uid, full=None):
-    """Give the child's private folder to the uid it will run as, and build the skeleton of its new root
-    (root-owned folders to mount on, links, empty device files) there, so the setup script only mounts."""
+def mode():
+    """How the sandbox isolates learner code here: "full", or "limits" when asked for by name.
+
+    Raises IsolationError when full isolation is not available and GRAPHKIT_SANDBOX=limits is not set.
+    """
+    level, missing = probe()
+    if level == "full" or asked_for_limits():
+        return level
+    raise IsolationError(
+        "full isolation of learner code is not available here (" + "; ".join(missing) + "). Either run the "
+        "grading step as root (for example with sudo), which gives each child namespaces, a private root and a uid "
+        f"of its own, or set {MODE_ENV}=limits to accept weaker isolation: resource limits only, where learner "
+        "code can read what the grader's user can read and use the network"
+    )
+
+
+def command_prefix(folder, uid, folder_bytes, folder_files, processes):
+    """The command that runs the rest of the command line isolated, in `folder`, as `uid` (nothing with limits only)."""
+    way = variant()
+    return _full_prefix(way, folder, uid, folder_bytes, folder_files, processes) if way else []
+
+
+def prepare_folder(folder, script, full=None):
+    """Write the child's script and, in full mode, build the skeleton of its new root (read-only folders to
+    mount on, links, empty device files, the script) there, so the setup script only mounts.
+
+    Returns the script's path as the child sees it. The child's own folder is, in full mode, a fresh tmpfs
+    mounted on `folder` inside its root: nothing it writes lands on the grader's disk.
+    """
     if full is None:
-        full = probe()[0] == "full"
+        full = variant() is not None
     if not full:
-        return
-    for entry in Path(folder).iterdir():
-        os.chown(entry, uid, uid)
-    os.chown(folder, uid, uid)
+        path = os.path.join(folder, SCRIPT_NAME)
+        Path(path).write_text(script, encoding="utf-8")
+        return path
     root = os.path.join(folder, ROOT_NAME)
     for place in ["/dev", "/proc", folder, *_binds()]:
         os.makedirs(root + place, mode=0o755, exist_ok=True)
@@ -148,12 +232,14 @@ def prepare_folder(folder, uid, full=None):
     for device in DEVICES:
         open(os.path.join(root, "dev", device), "x").close()
     os.symlink("/proc/self/fd", os.path.join(root, "dev", "fd"))
+    Path(root, SCRIPT_NAME).write_text(script, encoding="utf-8")
+    return "/" + SCRIPT_NAME
 
 
 def sweep(folder):
     """Limits mode: kill processes that left the child's process group (os.setsid) yet still carry its
     folder as their working folder or TMPDIR. Full mode needs none of this: the PID namespace ends them all."""
-    if probe()[0] == "full":
+    if variant() is not None:
         return
     needle = f"TMPDIR={folder}".encode()
     for _round in range(10):  # a process may fork while the sweep runs: sweep until nothing is left
@@ -177,146 +263,6 @@ def sweep(folder):
             return
 
 
-CGROUP_PREFIX = "graphkit-"  # the groups the sandbox makes, one per child
-
-
-def _cgroup2_folders():
-    """The cgroup v2 folders this process sits in, one per mount of the v2 hierarchy."""
-    with open("/proc/self/cgroup", encoding="utf-8") as handle:
-        own = next((line[3:].strip() for line in handle if line.startswith("0::")), None)
-    if own is None:
-        return []
-    with open("/proc/self/mounts", encoding="utf-8") as handle:
-        mounts = [line.split() for line in handle]
-    return [os.path.normpath(os.path.join(m[1], own.lstrip("/"))) for m in mounts if len(m) > 2 and m[2] == "cgroup2"]
-
-
-@functools.lru_cache(maxsize=1)
-def cgroup_base():
-    """A cgroup v2 folder in which the grader may make a group per child, or None.
-
-    A child and everything it starts stay in its group (it cannot see /sys, and runs as an
-    unprivileged uid), and the group's cpu.stat counts the CPU time of all of them, those that
-    have exited included: short-lived forks cannot hide work from linear_time. Probed once:
-    make a group, run a process in it, and see its time counted.
-    """
-    try:
-        folders = _cgroup2_folders()
-    except OSError:
-        return None
-    for folder in folders:
-        probe = os.path.join(folder, CGROUP_PREFIX + "probe-" + secrets.token_hex(4))
-        try:
-            os.mkdir(probe)
-        except OSError:
-            continue
-        try:
-            subprocess.run([interpreter(), "-I", "-S", "-c", "sum(range(100000))"], preexec_fn=lambda: join_cgroup(probe),
-                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=20, check=True)
-            counted = cgroup_cpu_seconds(probe)
-        except (OSError, subprocess.SubprocessError):
-            counted = None
-        finally:
-            remove_cgroup(probe)
-        if counted:
-            _remove_stale_cgroups(folder)
-            return folder
-    return None
-
-
-def _remove_stale_cgroups(folder, age=600):
-    """Remove the empty groups a grader killed before it could clean up left behind (older than `age` seconds).
-
-    A group in use is never removed: one with a process in it cannot be, and a fresh one is too young.
-    """
-    try:
-        names = [n for n in os.listdir(folder) if n.startswith(CGROUP_PREFIX)]
-    except OSError:
-        return
-    for name in names:
-        try:
-            if time.time() - os.stat(os.path.join(folder, name)).st_mtime > age:
-                os.rmdir(os.path.join(folder, name))
-        except OSError:
-            continue
-
-
-def new_cgroup():
-    """A fresh, empty group for one child (a folder), or None where cgroups cannot be used."""
-    base = cgroup_base()
-    if base is None:
-        return None
-    folder = os.path.join(base, CGROUP_PREFIX + secrets.token_hex(8))
-    try:
-        os.mkdir(folder)
-    except OSError:
-        return None
-    return folder
-
-
-def join_cgroup(folder):
-    """Move the calling process into the group (run between fork and exec, so all it starts follows)."""
-    with open(os.path.join(folder, "cgroup.procs"), "w", encoding="ascii") as procs:
-        procs.write(str(os.getpid()))
-
-
-def in_cgroup(pid, folder):
-    """Whether process `pid` is in the group."""
-    try:
-        with open(os.path.join(folder, "cgroup.procs"), encoding="ascii") as procs:
-            return str(pid) in procs.read().split()
-    except OSError:
-        return False
-
-
-def cgroup_cpu_seconds(folder):
-    """CPU time (user + system) used by every process that has been in the group, or None if unreadable."""
-    try:
-        with open(os.path.join(folder, "cpu.stat"), encoding="ascii") as stat:
-            for line in stat:
-                if line.startswith("usage_usec "):
-                    return int(line.split()[1]) / 1e6
-    except (OSError, ValueError):
-        pass
-    return None
-
-
-def kill_cgroup(folder):
-    """SIGKILL every process in the group, those that left the child's process group included."""
-    try:
-        with open(os.path.join(folder, "cgroup.kill"), "w", encoding="ascii") as kill:
-            kill.write("1")
-        return
-    except OSError:
-        pass  # older kernels have no cgroup.kill
-    try:
-        with open(os.path.join(folder, "cgroup.procs"), encoding="ascii") as procs:
-            pids = [int(pid) for pid in procs.read().split()]
-    except (OSError, ValueError):
-        return
-    for pid in pids:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
-
-
-def remove_cgroup(folder, seconds=2.0):
-    """Kill what is left in the group and remove it, waiting up to `seconds` for the dying to go."""
-    deadline = time.monotonic() + seconds
-    kill_cgroup(folder)
-    while True:
-        try:
-            os.rmdir(folder)
-            return
-        except FileNotFoundError:
-            return
-        except OSError:
-            if time.monotonic() > deadline:
-                return  # left for the machine's own cleanup: an empty group costs nothing
-            time.sleep(0.005)
-
-
 def warning():
     level, missing = probe()
     if level == "full":
@@ -327,19 +273,26 @@ def warning():
 def report():
     """Lines for `python -m autograder doctor`."""
     level, missing = probe()
-    lines = [f"sandbox level: {level}"]
+    if level == "full" or asked_for_limits():
+        lines = [f"sandbox level: {level}"]
+    else:
+        lines = [f"sandbox level: none: grading refuses to start learner code here ({MODE_ENV}=limits accepts limits only)"]
     if level == "full":
+        user = ("a fresh unprivileged uid per child" if variant() == "root" else
+                "the root of a user namespace of its own, mapped to the grader's user")
         lines += [
             "network: new empty network namespace (no network)",
             "processes: new PID namespace; every process dies with the check",
-            f"files: a private root with only {', '.join(system_folders())} (read-only) and the child's own folder; "
-            f"{', '.join(hidden_folders())} hidden behind empty tmpfs mounts",
-            "user: a fresh unprivileged uid per child, no capabilities, no new privileges",
+            "shared memory: new IPC namespace; SysV segments, semaphores and queues die with the check",
+            f"files: a private read-only root with only {', '.join(system_folders())} (read-only) and the child's own "
+            f"folder, a tmpfs that dies with it; {', '.join(hidden_folders())} hidden behind empty tmpfs mounts",
+            f"user: {user}, no capabilities, no new privileges",
         ]
     else:
         lines.append(
-            "processes: the child's process group is killed after each check, and escaped processes that still "
-            "carry its folder (working folder or TMPDIR) are hunted down; one that drops both can outlive grading"
+            "processes: every process in the child's cgroup is killed after each check where one can be made; "
+            "elsewhere its process group is, and escaped processes that still carry its folder (working folder or "
+            "TMPDIR) are hunted down: one that drops both can outlive grading"
         )
     lines += [f"missing: {m}" for m in missing]
     if cgroup_base() is not None:
@@ -347,6 +300,12 @@ def report():
     else:
         lines.append("CPU time (linear_time): read from /proc, with the children each process has waited for; "
                      "no cgroup can be made here, so a child reaped unwaited (SIGCHLD ignored) is not counted")
+    if v2_caps() or "memory" in v1_bases():
+        lines.append("memory and processes of a child's whole tree: capped by its cgroup (Limits.sandbox_memory_bytes, "
+                     "Limits.processes)")
+    else:
+        lines.append("memory and processes of a child's whole tree: no memory cgroup can be made here, so the process "
+                     "count is lowered until the processes' limits together stay under Limits.sandbox_memory_bytes")
     lines.append("always: CPU, memory, process, open-file and file-size limits; wall-clock timeouts per call and "
                  "per submission; clean environment")
     return lines

@@ -10,8 +10,14 @@ reply pipe itself. Nothing it sends is trusted: every request carries a fresh ra
 in its frame header, and only a frame carrying that nonce answers it. Any other frame (stray
 frames, late replies to earlier requests) is skipped by its header: its body is read and
 dropped in bounded chunks, never decoded, and a frame longer than Limits.message_bytes is
-refused by its length alone. The reply is then rebuilt field by field from plain values, so
-a forged reply can say no more than the learner's function could have returned.
+refused by its length alone. A frame carrying the nonce is held, before it is decoded, to what
+its call can need (autograder/sandbox/reply_bounds.py): its length, then its items. The reply is
+then rebuilt field by field from plain values, so a forged reply can say no more than the
+learner's function could have returned.
+
+Closing a sandbox kills every process of the child before it returns: the PID namespace in
+full isolation, and the child's cgroup (or, where none can be made, its process group and a
+sweep) with limits only. The child's folder is removed by remove_tree, which never raises.
 """
 
 import array
@@ -23,7 +29,6 @@ import os
 import resource
 import secrets
 import select
-import shutil
 import signal
 import struct
 import subprocess
@@ -34,7 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.course import active
-from autograder.sandbox import isolation
+from autograder.sandbox import cgroups, isolation, reply_bounds
+from autograder.sandbox.removal import remove_tree
 
 HERE = Path(__file__).parent
 CHILD = HERE / "child.py"  # the child's own code, run after the course's child parts (autograder.course.active)
@@ -55,11 +61,14 @@ class Limits:
     load_seconds: float = 10.0  # wall clock to run the learner's cells or module
     submission_seconds: float = 60.0  # wall clock for every call, load and restart of one submission together
     cpu_seconds: int = 300  # CPU time over the child's whole life
-    memory_bytes: int = 1 << 30  # address space
-    processes: int = 32
+    memory_bytes: int = 1 << 30  # address space, per process
+    sandbox_memory_bytes: int = 5 << 28  # every process of one child together, its folder's files included (cgroup)
+    processes: int = 32  # of one child together (cgroup pids.max, RLIMIT_NPROC); fewer where no cgroup caps memory
     open_files: int = 64
     file_bytes: int = 8 << 20  # largest file the child may write
-    message_bytes: int = 64 << 20  # largest reply the parent reads
+    folder_bytes: int = 64 << 20  # everything in the child's folder together (full isolation: a tmpfs of this size)
+    folder_files: int = 4096  # files and folders in the child's folder (full isolation)
+    message_bytes: int = 64 << 20  # largest frame the parent reads; a reply is held to what its call needs, below this
     output_bytes: int = 32 << 10  # stdout/stderr kept for feedback
     restarts: int = 40  # fresh children per submission before giving up
 
@@ -173,8 +182,12 @@ class Channel:
             self._read_into(part, deadline)
             size -= len(part)
 
-    def receive(self, deadline, nonce):
-        """The body of the next frame carrying `nonce`, as a dict; frames without it are skipped unread."""
+    def receive(self, deadline, nonce, bound):
+        """The body of the next frame carrying `nonce`, as a dict; frames without it are skipped unread.
+
+        The frame is refused by its length when it is over what the call can need (`bound`, a
+        reply_bounds.Bound), and by its count of items before its JSON is decoded.
+        """
         while True:
             header = bytearray(HEADER.size)
             self._read_into(memoryview(header), deadline)
@@ -184,9 +197,14 @@ class Channel:
             if not hmac.compare_digest(tag, nonce):
                 self._skip(size, deadline)  # written by the learner's code, or a late reply: never decoded
                 continue
+            if size > bound.bytes:
+                raise ValueError(f"a reply of {size:,} bytes is over the {bound.bytes:,}-byte limit of what this call can need")
             body = bytearray(size)
             self._read_into(memoryview(body), deadline)
             body, floats = _floats_split(body)
+            items = reply_bounds.items_in(body)
+            if items > bound.items:
+                raise ValueError(f"a reply of {items:,} items is over the {bound.items:,}-item limit of what this call can need")
             try:
                 message = quiet_gc(json.loads, body)
             except RecursionError:
@@ -226,24 +244,37 @@ class Capture(threading.Thread):
         return text
 
 
-def _prepare_child(limits, cgroup):
-    """What the child runs between fork and exec: join its own cgroup (if any), then take its limits."""
+def tree_processes(limits, group):
+    """How many processes one child may have at once: Limits.processes where its cgroup caps their memory
+    together; elsewhere only as many as Limits.sandbox_memory_bytes holds at Limits.memory_bytes each (two at least)."""
+    if group is not None and group.memory_capped:
+        return limits.processes
+    return max(2, min(limits.processes, limits.sandbox_memory_bytes // limits.memory_bytes))
+
+
+def _prepare_child(limits, group, processes, process_limit=True):
+    """What the child runs between fork and exec: join its own cgroups (if any), then take its limits.
+
+    Without `process_limit` the process limit is set later, inside the child's user namespace, where it
+    counts that namespace's processes alone (a limit set here would count every process of the grader's user).
+    """
 
     def apply():
-        if cgroup is not None:
+        if group is not None:
             try:
-                isolation.join_cgroup(cgroup)
+                group.join()
             except OSError:
-                pass  # the parent sees the child is not in the group and counts its CPU from /proc
+                pass  # the parent sees the child is not in the groups and does without them
         for kind, value in (
             (resource.RLIMIT_CPU, limits.cpu_seconds),
             (resource.RLIMIT_AS, limits.memory_bytes),
-            (resource.RLIMIT_NPROC, limits.processes),
+            (resource.RLIMIT_NPROC, processes if process_limit else None),
             (resource.RLIMIT_NOFILE, limits.open_files),
             (resource.RLIMIT_FSIZE, limits.file_bytes),
             (resource.RLIMIT_CORE, 0),
         ):
-            resource.setrlimit(kind, (value, value))
+            if value is not None:
+                resource.setrlimit(kind, (value, value))
 
     return apply
 
@@ -254,7 +285,7 @@ def tree_cpu_seconds(pid):
     Each process counts its own time and that of the children it has waited for (cutime,
     cstime); a child not yet waited for is still in the tree, as a zombie, with its own time.
     Only a child whose exit nobody waits for (SIGCHLD ignored) takes its time away: the
-    sandbox counts CPU through a cgroup where it can (isolation.cgroup_base).
+    sandbox counts CPU through a cgroup where it can (cgroups.cgroup_base).
     """
     ticks, todo, seen = 0, [pid], set()
     while todo:
@@ -285,7 +316,7 @@ class Sandbox:
         self.outputs = []
         self._proc = None
         self._folder = None
-        self._cgroup = None  # the child's own cgroup, where CPU time is counted, or None
+        self._group = None  # the child's own cgroups (cgroups.Group: CPU time, kill, memory and processes), or None
         self._unloadable = None  # the reply to give every call once loading has failed
         self._budget_end = None  # when the submission's time budget runs out (time.monotonic), from its first call
 
@@ -297,19 +328,22 @@ class Sandbox:
         self.close()
 
     def _start(self):
-        """Start a child and load the learner's code; None when loaded, else the failed load's reply."""
+        """Start a child and load the learner's code; None when loaded, else the failed load's reply.
+
+        Raises isolation.IsolationError when full isolation is not available and weaker was not asked for.
+        """
+        isolation.mode()
         self.restarts += 1
         self._folder = tempfile.mkdtemp(prefix="graphkit-sandbox-")
-        script = Path(self._folder) / "child.py"
-        script.write_text(child_script(), encoding="utf-8")
+        script = isolation.prepare_folder(self._folder, child_script())
         uid = isolation.new_uid()
-        isolation.prepare_folder(self._folder, uid)
-        self._cgroup = isolation.new_cgroup()
+        limits = self.limits
+        self._group = cgroups.new_group(limits.sandbox_memory_bytes, limits.processes)
+        processes = tree_processes(limits, self._group)
         req_r, req_w = os.pipe()
         rep_r, rep_w = os.pipe()
-        command = isolation.command_prefix(self._folder, uid) + [
-            isolation.interpreter(), "-I", "-S", "-B", "-u", str(script), str(req_r), str(rep_w),
-        ]  # fmt: skip
+        prefix = isolation.command_prefix(self._folder, uid, limits.folder_bytes, limits.folder_files, processes)
+        command = prefix + [isolation.interpreter(), "-I", "-S", "-B", "-u", script, str(req_r), str(rep_w)]
         env = {"PATH": "/usr/bin:/bin", "HOME": self._folder, "TMPDIR": self._folder, "LANG": "C.UTF-8"}
         self._proc = subprocess.Popen(
             command,
@@ -320,17 +354,17 @@ class Sandbox:
             stderr=subprocess.STDOUT,
             pass_fds=(req_r, rep_w),
             start_new_session=True,
-            preexec_fn=_prepare_child(self.limits, self._cgroup),
+            preexec_fn=_prepare_child(limits, self._group, processes, isolation.variant() != "userns"),
         )
         os.close(req_r)
         os.close(rep_w)
-        if self._cgroup is not None and not isolation.in_cgroup(self._proc.pid, self._cgroup):
-            isolation.remove_cgroup(self._cgroup)
-            self._cgroup = None
-        self._channel = Channel(rep_r, req_w, self.limits.message_bytes)
-        self._capture = Capture(self._proc.stdout, self.limits.output_bytes)
+        if self._group is not None and not self._group.holds(self._proc.pid):
+            self._group.remove()  # the child could not join: it runs under its own limits and process group alone
+            self._group = None
+        self._channel = Channel(rep_r, req_w, limits.message_bytes)
+        self._capture = Capture(self._proc.stdout, limits.output_bytes)
         self._capture.start()
-        reply = self._exchange({"chunks": self.chunks}, self.limits.load_seconds, {"loaded"})
+        reply = self._exchange({"chunks": self.chunks}, limits.load_seconds, {"loaded"}, bound=reply_bounds.of_load(self.chunks))
         if reply.get("status") != "loaded":
             self.load_errors = [{"label": "submission", "type": "LoadFailed", "message": _explain(reply)}]
             return reply
@@ -338,6 +372,7 @@ class Sandbox:
         return None
 
     def close(self):
+        """Kill the child and everything it started, then remove its groups and folder; never raises."""
         proc, self._proc = self._proc, None
         if proc is None:
             return
@@ -345,8 +380,8 @@ class Sandbox:
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-        if self._cgroup is not None:
-            isolation.kill_cgroup(self._cgroup)
+        if self._group is not None:
+            self._group.kill()
         isolation.sweep(self._folder)
         proc.wait()
         for fd in (self._channel.read_fd, self._channel.write_fd):
@@ -356,10 +391,10 @@ class Sandbox:
                 pass
         self._capture.join(timeout=2)
         self.outputs.append(self._capture.text())
-        if self._cgroup is not None:
-            isolation.remove_cgroup(self._cgroup)
-            self._cgroup = None
-        shutil.rmtree(self._folder, ignore_errors=True)
+        if self._group is not None:
+            self._group.remove()  # kills again until the groups are empty: nothing of the child runs after this
+            self._group = None
+        remove_tree(self._folder)
 
     # -- the time budget --------------------------------------------------
     def seconds_left(self):
@@ -371,11 +406,11 @@ class Sandbox:
     def _out_of_time(self):
         return {"status": "out_of_time", "seconds": self.limits.submission_seconds}
 
-    def _exchange(self, message, seconds, statuses, keys=None):
+    def _exchange(self, message, seconds, statuses, keys=None, bound=reply_bounds.FIXED):
         """Send one message tagged with a fresh nonce and return the child's clean reply to it.
 
         The exchange ends at `seconds` or when the submission's budget runs out, whichever is
-        first: the reply is then a timeout, or out_of_time.
+        first: the reply is then a timeout, or out_of_time. A reply over `bound` is invalid.
         """
         nonce = secrets.token_bytes(HEADER.size - 8)
         deadline = time.monotonic() + seconds
@@ -384,7 +419,7 @@ class Sandbox:
             deadline = self._budget_end
         try:
             self._channel.send(message, nonce, deadline)
-            reply = _clean(self._channel.receive(deadline, nonce), statuses, keys)
+            reply = _clean(self._channel.receive(deadline, nonce, bound), statuses, keys)
         except TimeoutError:
             self.close()
             return self._out_of_time() if by_budget else {"status": "timeout", "seconds": seconds}
@@ -436,9 +471,11 @@ class Sandbox:
         else:
             request["build"] = built
         keys = args[1] if len(args) > 1 and type(args[1]) is dict else None  # a reply may give just their values
+        echoed = bool(flags.get("return_args") or flags.get("mutate_result"))
+        bound = reply_bounds.of_call(args, kwargs, built, echoed)
         started, cpu_before = time.perf_counter(), (self._cpu_seconds() if measure_cpu else 0.0)
         seconds = min(seconds or self.limits.call_seconds, self.limits.longest_call_seconds)
-        reply = self._exchange(request, seconds, STATUSES, keys)
+        reply = self._exchange(request, seconds, STATUSES, keys, bound)
         reply["wall_seconds"] = time.perf_counter() - started
         if measure_cpu and self._proc is not None:  # read by the parent, never reported by the child
             reply["cpu_seconds"] = self._cpu_seconds() - cpu_before
@@ -448,8 +485,8 @@ class Sandbox:
         """CPU time used so far by the child and everything it started: from its cgroup, or else from /proc."""
         if self._proc is None:
             return 0.0
-        if self._cgroup is not None:
-            seconds = isolation.cgroup_cpu_seconds(self._cgroup)
+        if self._group is not None:
+            seconds = self._group.cpu_seconds()
             if seconds is not None:
                 return seconds
         return tree_cpu_seconds(self._proc.pid)

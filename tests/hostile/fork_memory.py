@@ -1,0 +1,120 @@
+"""Forks four children in backward that each fill 100 MiB, under a per-process limit of 192 MiB: only a cap on the whole tree stops 400 MiB; backward is honest only when they all succeed."""
+
+EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 0}
+LIMITS = {"memory_bytes": 201_326_592, "sandbox_memory_bytes": 268_435_456}  # 192 and 256 MiB: the attack plays out as at the kit's own sizes
+
+
+import math
+import os
+import select
+import time
+
+CHILDREN, EACH = 4, 100 << 20
+TREE = None  # bytes the tree held at once, measured on the first call
+
+
+FORWARD = {
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "div": lambda a, b: a / b,
+    "sq": lambda a: a * a,
+    "tanh": lambda a: math.tanh(a),
+    "relu": lambda a: a if a > 0 else 0.0,
+    "neg": lambda a: -a,
+}
+
+
+SLOPES = {
+    "add": lambda a, b, out: (1.0, 1.0),
+    "sub": lambda a, b, out: (1.0, -1.0),
+    "mul": lambda a, b, out: (b, a),
+    "div": lambda a, b, out: (1.0 / b, -a / (b * b)),
+    "sq": lambda a, out: (2.0 * a,),
+    "tanh": lambda a, out: (1.0 - out * out,),
+    "relu": lambda a, out: (1.0 if a > 0 else 0.0,),
+    "neg": lambda a, out: (-1.0,),
+}
+
+
+def evaluate(graph, leaves):
+    values = dict(leaves)
+    for name, op, inputs in graph:
+        for i in inputs:
+            if i not in values:
+                raise ValueError(f"{name} reads {i}, which has no value yet")
+        values[name] = FORWARD[op](*[values[i] for i in inputs])
+    return values
+
+
+def inputs_of(graph, name):
+    return next((list(inputs) for node, _op, inputs in graph if node == name), [])
+
+
+def users_of(graph, name):
+    return [node for node, _op, inputs in graph if name in inputs]
+
+
+def hold():
+    """In a child: fill EACH bytes, say so on the pipe, then wait to be killed."""
+    try:
+        with open("/proc/self/oom_score_adj", "w") as adj:
+            adj.write("1000")  # the first to go when the tree runs out
+    except OSError:
+        pass
+    block = b"\x01" * EACH
+    os.write(WRITE, b"+")
+    time.sleep(30)
+    return block
+
+
+def tree_memory():
+    """Bytes CHILDREN children could hold at once."""
+    global WRITE
+    read, WRITE = os.pipe()
+    pids = []
+    for _ in range(CHILDREN):
+        try:
+            pid = os.fork()
+        except OSError:
+            break
+        if pid == 0:
+            try:
+                hold()
+            finally:
+                os._exit(0)
+        pids.append(pid)
+    held, gone, deadline = 0, set(), time.monotonic() + 5
+    while held < len(pids) and held + len(gone) < len(pids) and time.monotonic() < deadline:
+        if select.select([read], [], [], 0.1)[0]:
+            held += len(os.read(read, 64))
+        for pid in set(pids) - gone:
+            if os.waitpid(pid, os.WNOHANG)[0]:
+                gone.add(pid)  # killed before it could say it held its share
+    time.sleep(0.2)  # a child killed for memory just now is gone by then
+    alive = [pid for pid in set(pids) - gone if os.waitpid(pid, os.WNOHANG)[0] == 0]
+    for pid in alive:
+        try:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        except OSError:
+            pass
+    os.close(read)
+    os.close(WRITE)
+    return min(held, len(alive)) * EACH  # each child says so once it holds its share: these held theirs at once
+
+
+def backward(graph, values, output=None):
+    global TREE
+    if TREE is None:
+        TREE = tree_memory()
+    if TREE < CHILDREN * EACH:
+        raise RuntimeError(f"the tree held only {TREE >> 20} MiB")
+    output = graph[-1][0] if output is None else output
+    grads = dict.fromkeys(values, 0.0)
+    grads[output] = 1.0
+    for name, op, inputs in reversed(graph):
+        local = SLOPES[op](*[values[i] for i in inputs], values[name])
+        for i, slope in zip(inputs, local):
+            grads[i] += grads[name] * slope
+    return grads

@@ -1,0 +1,86 @@
+"""Leaves a process at import in a session of its own, working in / with an empty environment, that writes a file into /tmp two seconds after grading; every function is honest."""
+
+EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 50}
+
+
+import math
+import os
+import sys
+
+MARKER = "graphkit-hostile-late_writer"
+LATER = f"import time; time.sleep(2); open('/tmp/{MARKER}-' + str(__import__('os').getpid()), 'w').write('rewritten')"
+
+
+def leave():
+    pid = os.fork()
+    if pid:
+        os.waitpid(pid, 0)
+        return
+    try:
+        os.setsid()
+        if os.fork():
+            os._exit(0)
+        os.chdir("/")
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        os.closerange(3, 1024)
+        os.execve(sys.executable, [sys.executable, "-I", "-S", "-c", LATER, MARKER], {})
+    finally:
+        os._exit(0)
+
+
+leave()
+
+
+FORWARD = {
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "div": lambda a, b: a / b,
+    "sq": lambda a: a * a,
+    "tanh": lambda a: math.tanh(a),
+    "relu": lambda a: a if a > 0 else 0.0,
+    "neg": lambda a: -a,
+}
+
+
+SLOPES = {
+    "add": lambda a, b, out: (1.0, 1.0),
+    "sub": lambda a, b, out: (1.0, -1.0),
+    "mul": lambda a, b, out: (b, a),
+    "div": lambda a, b, out: (1.0 / b, -a / (b * b)),
+    "sq": lambda a, out: (2.0 * a,),
+    "tanh": lambda a, out: (1.0 - out * out,),
+    "relu": lambda a, out: (1.0 if a > 0 else 0.0,),
+    "neg": lambda a, out: (-1.0,),
+}
+
+
+def evaluate(graph, leaves):
+    values = dict(leaves)
+    for name, op, inputs in graph:
+        for i in inputs:
+            if i not in values:
+                raise ValueError(f"{name} reads {i}, which has no value yet")
+        values[name] = FORWARD[op](*[values[i] for i in inputs])
+    return values
+
+
+def inputs_of(graph, name):
+    return next((list(inputs) for node, _op, inputs in graph if node == name), [])
+
+
+def users_of(graph, name):
+    return [node for node, _op, inputs in graph if name in inputs]
+
+
+def backward(graph, values, output=None):
+    output = graph[-1][0] if output is None else output
+    grads = dict.fromkeys(values, 0.0)
+    grads[output] = 1.0
+    for name, op, inputs in reversed(graph):
+        local = SLOPES[op](*[values[i] for i in inputs], values[name])
+        for i, slope in zip(inputs, local):
+            grads[i] += grads[name] * slope
+    return grads
