@@ -21,5 +21,6 @@ public tests exercises/tests/: the top level learners and instructors know.
 from pathlib import Path
 
 HERE = Path(__file__).parent
+ROOT = HERE.parent  # solutions/, exercises/ and notebooks/ sit at the top of the checkout, where learners know them
 # Run by the sandbox child before its own code (standard library only): builds the large inputs.
 CHILD_PARTS = (HERE / "builders.py",)

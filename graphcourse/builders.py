@@ -7,8 +7,17 @@ receiving megabytes of JSON. The answer is judged against the grader's own copy,
 the child builds is trusted.
 
 Standard library only, and no imports at all: the child script is this file's text followed by
-child.py's (parent.child_script), run by an interpreter started with -I -S.
+child.py's (parent.child_script), run by an interpreter started with -I -S. It also gives the
+child the course's codec: how a graph sent as JSON becomes the learner's argument.
 """
+
+
+def as_graph(graph):
+    """A graph sent as JSON (lists), as the learner's functions take it: (name, op, inputs) tuples."""
+    return [(name, op, list(inputs)) for name, op, inputs in graph]
+
+
+CODECS = {"graph": as_graph}  # the sandbox child decodes arguments with these (autograder/sandbox/child.py)
 
 
 def chain(length, leaf="x"):

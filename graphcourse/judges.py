@@ -275,3 +275,24 @@ JUDGES = {
         ("linear_time", judge_returns),  # a timed check's bar on the answer; the runner judges the time
     )
 }
+
+
+SHOWN_NODES = 12  # graphs larger than this are named by their label only
+
+
+def describe_graph(graph):
+    return "; ".join(f"{name} = {op}({', '.join(inputs)})" for name, op, inputs in graph)
+
+
+def describe(case):
+    """How feedback shows a case's input: the graph, node by node, and the call."""
+    graph = case.args[0]
+    lines = [f"input: {case.label}" if case.label else "input:"]
+    if len(graph) <= SHOWN_NODES:
+        lines.append(f"  graph: [{describe_graph(graph)}]")
+        rest = ", ".join(repr(a) for a in case.args[1:])
+        kwargs = ", ".join(f"{k}={v!r}" for k, v in case.kwargs.items())
+        lines.append(f"  call: {case.fn}(graph, {', '.join(x for x in (rest, kwargs) if x)})")
+    else:
+        lines.append(f"  a graph of {len(graph):,} nodes")
+    return lines

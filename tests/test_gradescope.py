@@ -110,7 +110,7 @@ def test_zip_is_the_same_bytes_every_build(archive, tmp_path):
 
 def test_scripts_read_the_root_from_the_environment():
     """Both scripts default to /autograder and take AUTOGRADER_ROOT instead when it is set."""
-    for script in gradescope.SCRIPTS.values():
+    for script in gradescope.scripts().values():
         assert script.startswith("#!/usr/bin/env bash\n")
         assert 'ROOT="${AUTOGRADER_ROOT:-/autograder}"' in script
     run = gradescope.RUN_AUTOGRADER

@@ -33,13 +33,12 @@ from pathlib import Path
 
 from autograder.authoring.release import SKIP, ReleaseError, check_sources
 from autograder.course import active
-from autograder.course.paths import ROOT
 
 OUT = Path("dist") / "gradescope.zip"  # relative to the root
 
 KIT_FILES = ("pyproject.toml", "README.md")
-KIT_FOLDERS = ("autograder", "solutions", "exercises", active.name())  # the machinery, then the course's packages
-COURSE = ("notebooks/nbgrader_config.py", "notebooks/lessons", "notebooks/source")
+KIT_FOLDERS = ("autograder",)  # the machinery; the course's files follow (course_files)
+COURSE = ("solutions", "exercises", "notebooks/nbgrader_config.py", "notebooks/lessons", "notebooks/source")
 SKIP_SUFFIXES = (".pyc", ".db", ".partial")
 STAMP = (1980, 1, 1, 0, 0, 0)  # every entry's time, so two builds give the same bytes
 
@@ -82,6 +81,7 @@ mkdir -p "$ROOT/results"
 rm -f "$RESULTS"
 
 cd "$ROOT/source"
+export GRAPHKIT_COURSE="{course}"  # the course this zip grades
 "$ROOT/venv/bin/python" -m autograder grade "$ROOT/submission" --output "$RESULTS"
 status=$?
 if [ ! -s "$RESULTS" ]; then  # the kit itself could not start: still results worth 0 that say so
@@ -91,7 +91,17 @@ fi
 exit 0
 """
 
-SCRIPTS = {"setup.sh": SETUP_SH, "run_autograder": RUN_AUTOGRADER}
+def scripts():
+    """{name: text} of the two scripts, for the course being packed."""
+    return {"setup.sh": SETUP_SH, "run_autograder": RUN_AUTOGRADER.replace("{course}", active.name())}
+
+
+def course_files():
+    """The course's paths inside the kit, relative to it: its package (with the packages above it), then COURSE."""
+    package = Path(active.course().__file__).parent.relative_to(active.KIT_ROOT)
+    parents = [parent / "__init__.py" for parent in package.parents if parent != Path(".")]
+    course_root = active.root().relative_to(active.KIT_ROOT)
+    return [package.as_posix(), *(p.as_posix() for p in parents), *((course_root / name).as_posix() for name in COURSE)]
 
 
 class GradescopeError(Exception):
@@ -105,7 +115,7 @@ def _wanted(rel: Path):
 def kit_files(root: Path):
     """{zip path: bytes} of the kit's own files the grader needs, caches and generated files left out."""
     files = {name: (root / name).read_bytes() for name in KIT_FILES}
-    for name in (*KIT_FOLDERS, *COURSE):
+    for name in dict.fromkeys((*KIT_FOLDERS, *course_files())):
         path = root / name
         if not path.exists():
             raise GradescopeError(f"{path}: missing from the kit")
@@ -119,7 +129,7 @@ def kit_files(root: Path):
 
 def contents(root: Path):
     """{zip path: (bytes, mode)}: the two scripts, executable, and the kit."""
-    entries = {name: (text.encode("utf-8"), 0o755) for name, text in SCRIPTS.items()}
+    entries = {name: (text.encode("utf-8"), 0o755) for name, text in scripts().items()}
     for name, data in kit_files(root).items():
         entries[name] = (data, 0o644)
     return dict(sorted(entries.items()))
@@ -153,7 +163,7 @@ def build(root: Path, out: Path):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m autograder.authoring.gradescope",
                                      description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, default=ROOT, help="the kit checkout to pack (default: this one)")
+    parser.add_argument("--root", type=Path, default=active.KIT_ROOT, help="the kit checkout to pack (default: this one)")
     parser.add_argument("--out", type=Path, help="the zip to write (default: ROOT/dist/gradescope.zip)")
     args = parser.parse_args(argv)
     root = args.root.resolve()

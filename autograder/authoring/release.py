@@ -29,7 +29,8 @@ from pathlib import Path
 from autograder.authoring import lessons
 from autograder.authoring.stubs import expected_files
 from autograder.course.lessons import LESSONS
-from autograder.course.paths import ROOT, reference_modules
+from autograder.course import active
+from autograder.course.paths import reference_modules
 from autograder.course.markers import MARKERS, solution_regions
 from autograder.nbgrader import env
 
@@ -63,7 +64,8 @@ def _tree(folder: Path, prefix: str):
 
 def check_sources(root: Path):
     """Fail unless the committed source notebooks are what the reference and the lesson files give."""
-    for path in lessons.stale(root / "notebooks", root / "solutions"):
+    course = root / active.root().relative_to(active.KIT_ROOT)  # the course's folder in that checkout
+    for path in lessons.stale(course / "notebooks", course / "solutions"):
         raise ReleaseError(f"{path.relative_to(root)} is out of date with solutions/: run `make notebooks`")
 
 
@@ -162,7 +164,7 @@ def write(files, out: Path, root: Path):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m autograder.authoring.release", description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, default=ROOT, help="the kit checkout to build from (default: this one)")
+    parser.add_argument("--root", type=Path, default=active.KIT_ROOT, help="the kit checkout to build from (default: this one)")
     parser.add_argument("--out", type=Path, help="where to write the bundle (default: ROOT/dist/learner)")
     args = parser.parse_args(argv)
     root = args.root.resolve()

@@ -18,8 +18,12 @@ when the machinery first needs it:
     demo       the demo cohort, built from the zoo
     bench      the course's own figures for make bench
 
-and, in the package itself, ``CHILD_PARTS``: the standard-library-only files the sandbox child runs
-before its own code (how the course's arguments are decoded and its large inputs built).
+and, in the package itself:
+
+    ROOT         the folder that holds the course's solutions/ (the references), exercises/ (the stubs
+                 and public tests) and notebooks/ (the nbgrader course: lessons/, source/, nbgrader_config.py)
+    CHILD_PARTS  the standard-library-only files the sandbox child runs before its own code
+                 (autograder/sandbox/child.py: the course's codecs, drivers and builders)
 """
 
 import functools
@@ -27,8 +31,9 @@ import importlib
 import os
 import tomllib
 
-from autograder.course.paths import ROOT
+from pathlib import Path
 
+KIT_ROOT = Path(__file__).resolve().parents[2]  # the kit's checkout: pyproject.toml, autograder/
 ENV = "GRAPHKIT_COURSE"
 PARTS = ("checks", "judges", "answers", "diagnose", "picture", "zoo", "demo", "bench")
 
@@ -43,10 +48,10 @@ def name():
     if os.environ.get(ENV):
         return os.environ[ENV]
     try:
-        with open(ROOT / "pyproject.toml", "rb") as handle:
+        with open(KIT_ROOT / "pyproject.toml", "rb") as handle:
             return tomllib.load(handle)["tool"]["graphkit"]["course"]
     except (OSError, KeyError, tomllib.TOMLDecodeError):
-        raise CourseError(f"{ROOT / 'pyproject.toml'}: no [tool.graphkit] course = \"<package>\"; add it, "
+        raise CourseError(f"{KIT_ROOT / 'pyproject.toml'}: no [tool.graphkit] course = \"<package>\"; add it, "
                           f"or set {ENV}") from None
 
 
@@ -71,6 +76,15 @@ def part(which):
         if err.name != f"{name()}.{which}":
             raise
         raise CourseError(f"the course {name()!r} has no {which} part: add {name()}/{which}.py") from None
+
+
+def root():
+    """The course's folder (its ROOT): solutions/, exercises/ and notebooks/ are in it."""
+    found = getattr(course(), "ROOT", None)
+    if found is None:
+        raise CourseError(f"the course {name()!r} gives no ROOT; set ROOT = the folder holding its solutions/, "
+                          "exercises/ and notebooks/ in its __init__.py")
+    return Path(found)
 
 
 def child_parts():

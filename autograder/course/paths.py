@@ -1,10 +1,11 @@
-"""Where the course's files live in a checkout of the kit."""
+"""Where the course's files live: in the folder the course package names (autograder/course/active.py)."""
 
 from pathlib import Path
 
+from autograder.course import active
 from autograder.course.markers import BEGIN
 
-ROOT = Path(__file__).resolve().parents[2]  # the checkout: solutions/, exercises/, notebooks/, autograder/
+ROOT = active.root()  # the course's folder: solutions/, exercises/, notebooks/ (for the graph course, the checkout)
 SOLUTIONS = ROOT / "solutions"  # the references, one module per lesson that adds functions: the source of truth
 EXERCISES = ROOT / "exercises"  # the stubs learners edit, generated from the references by `make stubs`
 REFERENCE = SOLUTIONS / "graph.py"  # the module of lessons 1 and 2

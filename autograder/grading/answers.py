@@ -15,12 +15,12 @@ over the answer.
 """
 
 import functools
-import math
 from dataclasses import dataclass
 
 from autograder.course import active
 from autograder.course.lessons import grade_cells
 from autograder.grading.compare import clip, short
+from autograder.grading.properties import same
 from autograder.sandbox.parent import Sandbox
 
 
@@ -49,19 +49,6 @@ def judge_choice(values, cell):
 
 
 
-def _same(got, want, tolerance=None):
-    """Whether a learner's plain value equals the key: exact types and values, numbers within ``tolerance``."""
-    if tolerance is not None and type(want) in (int, float) and type(got) in (int, float):
-        return math.isfinite(got) and math.isclose(got, want, rel_tol=tolerance, abs_tol=tolerance)
-    if type(got) is not type(want):
-        return False
-    if type(want) is list:
-        return len(got) == len(want) and all(_same(g, w, tolerance) for g, w in zip(got, want))
-    if type(want) is dict:
-        return got.keys() == want.keys() and all(_same(got[k], want[k], tolerance) for k in want)
-    return got == want
-
-
 def _kind(value):
     return {int: "a whole number", float: "a number", str: "a string", list: "a list", dict: "a dict",
             bool: "True or False", type(None): "None"}.get(type(value), type(value).__name__)
@@ -76,7 +63,7 @@ def judge_equals(values, cell):
         numbers = tolerance is not None and type(want) in (int, float) and type(got) in (int, float)
         if not numbers and type(got) is not type(want):
             problems.append(f"{name} should be {_kind(want)}, but it is {show(got)}.")
-        elif not _same(got, want, tolerance):
+        elif not same(got, want, tolerance):
             problems.append(f"{name} = {show(got)} is not right; {cell.explain.get(str(got), 'check your working')}.")
     return " ".join(problems)
 
@@ -85,7 +72,7 @@ def judge_one_of(values, cell):
     """One variable, equal to one of the accepted values."""
     (name, accepted), = cell.options["accept"].items()
     got = values[name]
-    if any(_same(got, want) for want in accepted):
+    if any(same(got, want) for want in accepted):
         return ""
     return f"{name} = {show(got)} is not right; {cell.explain.get(str(got), 'check your working')}."
 

@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder.course import active
-from autograder.course.lessons import LESSONS, grade_cells
+from autograder.course.lessons import LESSONS, grade_cells, module_of
 from autograder.course.metadata import restore_metadata
 from autograder.grading import cellgrades, report
 from autograder.grading.reading import check_depth, handed_in_files, parsable, reading
 from autograder.grading.submission import (
     MODULE_NAMES,
+    MODULES_SAID,
     Chunk,
     Submission,
     SubmissionError,
@@ -139,10 +140,14 @@ def _screened(submission):
     return Submission(submission.origin, chunks, submission.notes + notes)
 
 
-def _functions_part(submission):
+def _functions_part(submission, module=""):
+    """The submission's code graded on the course's functions: those of ``module`` alone, when it is a lesson module."""
     from autograder.grading.runner import grade  # imported late: it loads Hypothesis and the checks
 
-    graded = grade(submission)
+    checks = active.part("checks").all_checks()
+    if any(module_of(check.function) == module for check in checks):
+        checks = [check for check in checks if module_of(check.function) == module]
+    graded = grade(submission, checks)
     return Part("functions", str(submission.origin), report.results_json(graded))
 
 
@@ -168,8 +173,8 @@ def grade_path(path):
             graded.parts.append(_functions_part(_screened(from_notebook_json(nb, path))))
         else:
             graded.parts.append(_lesson_part(lesson, path, grade_lesson(nb, path, lesson)))
-    elif path.suffix == ".py":
-        graded.parts.append(_functions_part(_module(path)))
+    elif path.suffix == ".py":  # a lesson module's file (tape.py) is graded on that lesson's functions
+        graded.parts.append(_functions_part(_module(path), path.stem))
     else:
         raise SubmissionError(
             f"{path}: cannot grade a '{path.suffix or 'extensionless'}' file; hand in a .py module, an .ipynb notebook, or a folder"
@@ -216,8 +221,8 @@ def _grade_folder(folder, graded):
         lessons[lesson.assignment] = (lesson, path, nb, "")
     if not lessons:
         if not extra:
-            raise SubmissionError("; ".join(problems + linked) or f"{folder}: no notebook or graph.py found; hand in your "
-                                  "lesson notebook(s) or exercises/graph.py")
+            raise SubmissionError("; ".join(problems + linked) or f"{folder}: no notebook or {MODULES_SAID} found; hand "
+                                  "in your lesson notebook(s) or your module(s) from exercises/")
         pairs = drop_unwritten_stubs([(c.label, c.code) for c in extra])
         submission = Submission(folder, [Chunk(label, code) for label, code in pairs], problems)
         graded.parts.append(_functions_part(submission))

@@ -37,9 +37,10 @@ OUTSIDE_THE_KIT = (("exercises", "*.py"), ("solutions", "*.py"), ("notebooks/les
 def fingerprinted_files():
     """Every file whose content can change a grade: the course package's included."""
     found = []
-    for package in (*layers_from(GRADING_LAYER), active.name()):
-        path = ROOT / Path(*package.split("."))
+    for package in layers_from(GRADING_LAYER):
+        path = active.KIT_ROOT / Path(*package.split("."))
         found += sorted(path.rglob("*.py")) if path.is_dir() else [path.with_suffix(".py")]
+    found += sorted(Path(active.course().__file__).parent.rglob("*.py"))  # the course package
     for folder, pattern in OUTSIDE_THE_KIT:
         found += sorted((ROOT / folder).glob(pattern))
     return found
@@ -50,7 +51,7 @@ def fingerprint():
     """A hash of everything that decides a grade: a new judge or check regrades every record."""
     digest = hashlib.sha256()
     for path in fingerprinted_files():
-        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+        digest.update(str(path.relative_to(active.KIT_ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 

@@ -4,27 +4,24 @@ Messages show the input, the expected and the actual answer, and the lesson's ru
 they never show a check's source.
 """
 
-SHOWN_NODES = 12  # graphs larger than this are named by their label only
+from autograder.course import active
+from autograder.grading.compare import short
+
 # The lessons draw their graphs with exercises/draw.py, which the sandbox does not have: a cell
 # that stops there only draws, so its import error says nothing about the learner's code.
 DRAWING_HELPER_MISSING = ("No module named 'exercises'",)
 
 
-def describe_graph(graph):
-    return "; ".join(f"{name} = {op}({', '.join(inputs)})" for name, op, inputs in graph)
+def describe_call(case):
+    """How feedback shows a case's input: its label and the call. A course's judges part may give its own ``describe``."""
+    lines = [f"input: {case.label}" if case.label else "input:"]
+    shown = [short(a) for a in case.args] + [f"{k}={short(v)}" for k, v in case.kwargs.items()]
+    lines.append(f"  call: {case.fn}({', '.join(shown)})" + (f", through {case.driver}" if case.driver else ""))
+    return lines
 
 
 def describe_case(case):
-    graph = case.args[0]
-    lines = [f"input: {case.label}" if case.label else "input:"]
-    if len(graph) <= SHOWN_NODES:
-        lines.append(f"  graph: [{describe_graph(graph)}]")
-        rest = ", ".join(repr(a) for a in case.args[1:])
-        kwargs = ", ".join(f"{k}={v!r}" for k, v in case.kwargs.items())
-        lines.append(f"  call: {case.fn}(graph, {', '.join(x for x in (rest, kwargs) if x)})")
-    else:
-        lines.append(f"  a graph of {len(graph):,} nodes")
-    return lines
+    return getattr(active.part("judges"), "describe", describe_call)(case)
 
 
 def message(result, named_by=""):

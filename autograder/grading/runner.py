@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 
 from autograder.course import active
 from autograder.grading.compare import Failure
+from autograder.grading.engine import Check
 from autograder.sandbox.parent import Limits, Sandbox
 from autograder.grading.submission import Chunk, Submission
 
@@ -20,7 +21,7 @@ HARD = ("timeout", "died")  # failures that stop a property check at once: no sh
 
 @dataclass
 class CheckResult:
-    check: check_table.Check
+    check: Check
     score: float
     failure: Failure = None
     misconception: str = ""
@@ -74,7 +75,7 @@ class Runner:
         if case.fn in self.struck:  # it hung before: a right answer would not need long now either
             limits = self.sandbox.limits
             seconds = min(seconds or limits.struck_call_seconds, limits.struck_large_call_seconds)
-        reply = self.sandbox.call(case.fn, list(case.args), case.kwargs, seconds=seconds, built=case.built, **case.flags)
+        reply = self.sandbox.call(case.fn, list(case.args), case.kwargs, seconds=seconds, built=case.built, **case.request())
         if reply.get("status") == "timeout":
             self.struck.add(case.fn)
         return reply
@@ -191,7 +192,7 @@ class Runner:
             for _ in range(2):  # a second try forgives one run slowed down by the machine
                 reply = self.sandbox.call(
                     case.fn, list(case.args), case.kwargs, seconds=2 * limit, measure_cpu=True, built=case.built,
-                    **case.flags,
+                    **case.request(),
                 )
                 if reply.get("status") == "out_of_time":
                     return self.out_of_time(case)
@@ -224,7 +225,8 @@ def reference_seconds(case, repeats=3):
         source = open(judges.reference_module(case.fn).__file__, encoding="utf-8").read()
         with Sandbox([Chunk("reference", source)]) as sandbox:
             replies = [
-                sandbox.call(case.fn, list(case.args), case.kwargs, seconds=60, measure_cpu=True, built=case.built)
+                sandbox.call(case.fn, list(case.args), case.kwargs, seconds=60, measure_cpu=True, built=case.built,
+                             **case.request())
                 for _ in range(repeats)
             ]
             times = [reply.get("cpu_seconds", reply["wall_seconds"]) for reply in replies]

@@ -10,13 +10,15 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autograder.course.paths import reference_modules
 from exercises import notebook
 from exercises.loader import drop_unwritten_stubs
 
 MAX_FILE_BYTES = 5_000_000  # a submission file larger than this is not read, nor more code than this
 MAX_NOTEBOOK_BYTES = 100_000_000  # a notebook may be larger: its outputs (plots, long prints) do not count
 MAX_CELLS = 10_000  # cells of any kind: a lesson notebook has a few dozen, and each one costs the pipeline time
-MODULE_NAMES = ("graph.py",)  # the stub module's file name in exercises/
+MODULE_NAMES = tuple(f"{name}.py" for name in reference_modules())  # the lesson modules' file names in exercises/
+MODULES_SAID = " or ".join(MODULE_NAMES)  # how a message names them
 
 
 class SubmissionError(Exception):
@@ -124,7 +126,8 @@ def from_folder(path: Path) -> Submission:
     links = [p for p in notebooks + modules if p.is_symlink()]
     if not found:
         hint = f" ({len(links)} symbolic link(s) ignored)" if links else ""
-        raise SubmissionError(f"{path}: no notebook or graph.py found{hint}; hand in your lesson notebook(s) or exercises/graph.py")
+        raise SubmissionError(f"{path}: no notebook or {MODULES_SAID} found{hint}; hand in your lesson notebook(s) or "
+                              f"your module(s) from exercises/")
     sub = Submission(origin=path)
     problems = []
     for p in found:

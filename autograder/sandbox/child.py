@@ -2,8 +2,17 @@
 
 This file runs as a standalone script (python -I -S child.py REQUEST_FD REPLY_FD) in a
 throwaway folder, so it imports nothing but the standard library and never sees the
-grader's files. The script is builders.py's text followed by this file's (parent.child_script),
-so `build` below comes from builders.py. A message on either fd is a frame: a 40-byte header
+grader's files. The script is the course's child parts followed by this file's text
+(parent.child_script): they may define
+
+    CODECS    {name: decode(json value) -> argument}: a request's "decode" lists [position, name]
+              pairs, and each such argument is decoded before the call (the graph course: a graph)
+    DRIVERS   {name: driver(module, *args, **kwargs) -> plain value}: a request naming a "driver"
+              runs that short public program against the learner's module instead of calling
+              "fn" directly (it still needs "fn" defined: a class the driver uses, say)
+    build     build(description) -> args: a large input the child builds itself (a request's "build")
+
+A message on either fd is a frame: a 40-byte header
 (the body's length, 8 bytes big-endian, then the 32-byte nonce of the request it belongs to),
 then the body, UTF-8 JSON. Every reply carries the nonce of the request it answers. A reply
 whose answer is one float per name of the call (backward's gradients) may instead have the
@@ -31,6 +40,8 @@ NUMBERS = {int, float}  # exact types: a bool is not a number here
 FLOATS_MARK = b"F"  # a body that is not JSON text alone: JSON, then the answer's doubles (see above)
 RECURSION_LIMIT = 1000  # Python's default, and the most learner code gets: see capped_recursion_limit
 _set_recursion_limit = sys.setrecursionlimit
+CODECS = globals().get("CODECS", {})  # from the course's child parts, if they define them (above)
+DRIVERS = globals().get("DRIVERS", {})
 
 
 def read_exactly(size):
@@ -95,10 +106,6 @@ def load(chunks):
     return module, errors
 
 
-def as_graph(graph):
-    return [(name, op, list(inputs)) for name, op, inputs in graph]
-
-
 def plain(value):
     """Copy containers into plain dicts and lists (a defaultdict or tuple is fine to return)."""
     if isinstance(value, dict):
@@ -129,12 +136,14 @@ def answer(module, request):
     function = module.__dict__.get(request["fn"])
     if not callable(function):
         return {"status": "missing"}
+    if "driver" in request:  # a public program run against the learner's module: it calls what it needs
+        function = types.MethodType(DRIVERS[request["driver"]], module)
     if "build" in request:  # a large public input, described rather than sent
         args = list(build(request["build"]))
     else:
         args = list(request["args"])
-        if request.get("graph_arg", True) and args:
-            args[0] = as_graph(args[0])
+        for position, codec in request.get("decode", ()):
+            args[position] = CODECS[codec](args[position])
     keys = list(args[1]) if len(args) > 1 and type(args[1]) is dict else None  # before the call can change them
     _set_recursion_limit(RECURSION_LIMIT)  # whatever an earlier call or the code's loading set
     gc.freeze()  # the inputs are long-lived: keep the collector from rescanning them during the call
@@ -169,7 +178,7 @@ def main():
     sys.setrecursionlimit = capped_recursion_limit  # before any learner code runs
     module, errors = load(hello["chunks"])
     gc.freeze()
-    send({"status": "loaded", "errors": errors}, nonce)
+    send({"status": "loaded", "errors": errors[:50]}, nonce)  # the parent keeps 50, and holds the reply to that (reply_bounds)
     while True:
         gc.disable()  # decoding a long graph makes many objects and no garbage
         nonce, request = receive()

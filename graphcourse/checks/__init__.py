@@ -9,10 +9,10 @@ them with the reference in its own process.
 
 import dataclasses
 import importlib
-from dataclasses import dataclass, field
 
 from graphcourse.builders import build, chain  # noqa: F401 - one definition, shared with the sandbox child
 from autograder.course.lessons import functions
+from autograder.grading.engine import Case, Check  # noqa: F401 - the engine's types, as every family file imports them
 from autograder.sandbox.parent import quiet_gc
 from solutions import graph as reference
 
@@ -35,39 +35,7 @@ FAMILIES = (
 )
 
 
-@dataclass(frozen=True)
-class Case:
-    """One call of a learner function, with JSON-able arguments (a graph is a list of lists)."""
-
-    fn: str
-    args: tuple
-    kwargs: dict = field(default_factory=dict)
-    label: str = ""  # how feedback names the input, e.g. "the worked example x=2"
-    flags: dict = field(default_factory=dict)  # return_args, mutate_result
-    seconds: float = 0.0  # wall clock for the call; 0 means the sandbox default
-    expect: str = ""  # judge for this case alone; "" means the check's own
-    judged: tuple = ()  # backward: the only names whose gradients this case judges; () means every name
-    built: dict = None  # a large input: the description the sandbox child builds args from (see described)
-
-
-@dataclass(frozen=True)
-class Check:
-    id: str  # "family/variant": stable, used in gradebooks, CSVs and results JSON
-    function: str
-    points: float
-    rule: str  # the lesson's instruction this check enforces
-    expect: str  # how the reply is judged: a key of graphcourse.judges.JUDGES
-    cases: tuple = ()  # or a function returning them, for inputs too large to build on import
-    strategy: object = None  # a Hypothesis strategy of Case, for property checks
-    examples: int = 0  # how many examples the property check tries
-
-    @property
-    def family(self):
-        return self.id.split("/")[0]
-
-    def inputs(self):
-        """The fixed cases, built now if they were given as a function."""
-        return self.cases() if callable(self.cases) else self.cases
+GRAPH_FIRST = ((0, "graph"),)  # the child decodes a call's first argument as a graph (builders.CODECS)
 
 
 def as_json_graph(graph):
@@ -80,7 +48,7 @@ def call(fn, graph, *rest, label="", **kwargs):
     seconds = kwargs.pop("seconds", 0.0)
     expect = kwargs.pop("expect", "")
     judged = tuple(kwargs.pop("judged", ()))
-    return Case(fn, (as_json_graph(graph), *rest), kwargs, label, flags, seconds, expect, judged)
+    return Case(fn, (as_json_graph(graph), *rest), kwargs, label, flags, seconds, expect, judged, decode=GRAPH_FIRST)
 
 
 def backward_call(graph, leaves, output=None, label="", **extra):

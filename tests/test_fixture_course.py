@@ -1,0 +1,106 @@
+"""A course nothing like the graph course (tests/fixture_course/), graded by the machinery as it is.
+
+Its one lesson has a function on strings, a class a driver exercises, a judge by property and an
+answer question. The CLI, make grade's pipeline and the Gradescope zip grade it, each in a process
+of its own started with GRAPHKIT_COURSE naming it: nothing in autograder/ changes for it.
+"""
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from tests.conftest import ROOT
+
+COURSE = "tests.fixture_course"
+FIXTURE = ROOT / "tests" / "fixture_course"
+ENV = dict(os.environ, GRAPHKIT_COURSE=COURSE)
+
+
+def run(*args, cwd=ROOT, env=ENV, timeout=300):
+    return subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def fixture_part(name):
+    """A part of the fixture course, imported here (its files are plain Python)."""
+    import importlib
+
+    return importlib.import_module(f"{COURSE}.{name}")
+
+
+def points(function=None, family=None):
+    checks = fixture_part("checks").all_checks()
+    return sum(c.points for c in checks if function in (None, c.function) and family in (None, c.family))
+
+
+@pytest.fixture(scope="module")
+def handins(tmp_path_factory):
+    """words.py of each zoo entry, in a folder of its own."""
+    folder = tmp_path_factory.mktemp("handins")
+    made = {}
+    for entry in fixture_part("zoo").entries():
+        (folder / entry.name).mkdir()
+        made[entry.name] = folder / entry.name / "words.py"
+        made[entry.name].write_text(entry.source(), encoding="utf-8")
+    return made
+
+
+def test_its_stubs_and_notebooks_are_generated_from_its_own_files():
+    """make stubs and make notebooks work on any course: the fixture's generated files are up to date."""
+    for module in ("autograder.authoring.stubs", "autograder.authoring.lessons"):
+        done = run("-m", module, "--check")
+        assert done.returncode == 0, done.stderr
+
+
+def test_the_cli_grades_each_zoo_entry_on_its_own_families(handins, tmp_path):
+    """The correct style earns everything; the misconception loses its family's points and no others."""
+    for entry in fixture_part("zoo").entries():
+        out = tmp_path / f"{entry.name}.json"
+        done = run("-m", "autograder", "grade", str(handins[entry.name]), "--output", str(out))
+        results = json.loads(out.read_text(encoding="utf-8"))
+        lost = sum(points(family=family) for family in entry.fails)
+        assert results["max_score"] == points(), done.stdout
+        assert results["score"] == points() - lost, (entry.name, done.stdout)
+        failed = {t["name"].split("/")[0] for t in results["tests"] if t["score"] < t["max_score"]}
+        assert failed == set(entry.fails), (entry.name, done.stdout)
+
+
+def test_the_gradescope_zip_grades_it(handins, tmp_path):
+    """The zip carries the course and names it: run_autograder grades an upload with the fixture's checks."""
+    archive = tmp_path / "gradescope.zip"
+    done = run("-m", "autograder.authoring.gradescope", "--out", str(archive))
+    assert done.returncode == 0, done.stderr
+    root = tmp_path / "autograder"
+    with zipfile.ZipFile(archive) as opened:
+        names = set(opened.namelist())
+        opened.extractall(root / "source")
+    assert "tests/fixture_course/solutions/words.py" in names and not any(n.startswith("graphcourse/") for n in names)
+    (root / "source" / "run_autograder").chmod(0o755)
+    python = root / "venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
+    python.chmod(0o755)
+    (root / "submission").mkdir()
+    shutil.copy(handins["buggy_longest_last"], root / "submission" / "words.py")
+    env = {key: value for key, value in os.environ.items() if key != "GRAPHKIT_COURSE"}  # the zip says which course
+    subprocess.run([str(root / "source" / "run_autograder")], cwd=root, timeout=300, check=True,
+                   env=dict(env, AUTOGRADER_ROOT=str(root)), capture_output=True)
+    results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    assert (results["score"], results["max_score"]) == (points() - points(family="longest_word"), points())
+
+
+@pytest.mark.slow
+def test_make_grade_grades_its_demo_cohort(tmp_path):
+    """The pipeline (nbgrader's course folder, autograde, feedback, grades.csv) on the fixture's demo cohort."""
+    done = run("-m", "autograder.pipeline.batch", "--out", str(tmp_path / "out"), "--workers", "2", timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    with open(tmp_path / "out" / "grades.csv", encoding="utf-8") as handle:
+        scores = {row["student_id"]: float(row["score"]) for row in csv.DictReader(handle)}
+    answer = 1  # the lesson's one question, which bob answers wrong
+    assert scores == {"ada": points() + answer, "bob": points() - points(family="longest_word")}
+    assert (tmp_path / "out" / "feedback" / "ada" / "lesson1_words" / "words.html").is_file()
