@@ -5,4 +5,13 @@ TASKS = {
     'inputs_of': 'graph',
     'users_of': 'graph',
     'backward': 'graph',
+    'saved_for_backward': 'memory',
+    'stale_reads': 'memory',
+    'backward_checkpointed': 'memory',
+    'topological_order': 'order',
+    'gradient_graph': 'symbolic',
+    'Tape': 'tape',
+    'Var': 'tape',
+    'trace': 'tape',
+    'tree_size': 'tape',
 }
