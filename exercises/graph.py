@@ -1,5 +1,5 @@
 # Your exercise. Replace each `raise NotImplementedError(...)` with your code;
-# keep the names, signatures and OPS as they are. Run `make check` to test it.
+# keep the names and signatures as they are. Run `make check` to test it.
 """Computation graphs and reverse-mode differentiation, in one page.
 
 A graph is a list of ``(name, op, inputs)`` tuples listed in an order in
