@@ -32,7 +32,7 @@ The steps, each skipped when there is nothing new for it:
 2. Mirror the input into OUT/submitted (autograder/pipeline/handins.py): metadata restored from the
    release notebooks, unreadable notebooks replaced by a stand-in that scores 0 with a
    message naming the problem and the fix.
-3. Grade every notebook's code with the hidden checks, two at a time, before nbgrader
+3. Grade every notebook's code with the hidden checks, on --workers processes, before nbgrader
    runs; records are cached by a hash of the code, the grade cells and the grading code,
    so unchanged code is never graded twice.
 4. nbgrader's autograde, whose Execute step is HiddenChecks (notebooks/nbgrader_config.py),

@@ -1,4 +1,4 @@
-"""evaluate, inputs_of and backward leave their arguments as they were."""
+"""evaluate and backward leave their arguments as they were."""
 
 from graphcourse.examples import ABC_SQUARED
 from graphcourse.checks import Check, backward_call, call
