@@ -20,7 +20,7 @@ from solutions import graph as reference
 
 
 @functools.cache
-def reference_module(function):
+def reference_module(function):  # noqa: D401 - used by the runner, the judges and the drivers
     """The reference module that defines a learner function (solutions/<its lesson's module>.py)."""
     return importlib.import_module(f"solutions.{module_of(function) or 'graph'}")
 
@@ -296,3 +296,26 @@ def describe(case):
     else:
         lines.append(f"  a graph of {len(graph):,} nodes")
     return lines
+
+
+def driven_answer(case):
+    """The reference's answer to a driven case: the same public program, run here on the reference module."""
+    from graphcourse import drivers
+
+    return drivers.all_drivers()[case.driver](reference_module(case.fn), *copy.deepcopy(list(case.args)),
+                                              **copy.deepcopy(case.kwargs))
+
+
+# A check family may define JUDGES of its own, next to its checks: they join these (last, so that every
+# helper above is defined when a family module imports it).
+def _with_family_judges():
+    from graphcourse import checks
+
+    for module in checks.family_modules():
+        clash = set(getattr(module, "JUDGES", {})) & set(JUDGES)
+        if clash:
+            raise ValueError(f"{module.__name__}: its JUDGES redefine {sorted(clash)}; give them names of their own")
+        JUDGES.update({name: never_raises(judge) for name, judge in getattr(module, "JUDGES", {}).items()})
+
+
+_with_family_judges()

@@ -9,15 +9,27 @@ change backward, and for the reference, the stub and the correct styles, which d
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 
+from autograder.authoring.stubs import stub_source
+from autograder.course.lessons import module_of
+from autograder.course.paths import reference_source
 from graphcourse import zoo
 from graphcourse.checks import all_checks
-from tests.conftest import REFERENCE_SOURCE, STUB_SOURCE
+
+
+def modules():
+    """The lesson modules that have hidden checks."""
+    return sorted({module_of(c.function) for c in all_checks()})
+
+
+def other_modules(module):
+    """The functions of every lesson module but ``module``: a version of one module is graded on its own."""
+    return {c.function for c in all_checks() if module_of(c.function) != module}
 
 
 def unchanged_functions(entry):
-    """The functions a zoo entry leaves exactly as the reference has them."""
+    """The functions a zoo entry leaves exactly as the reference has them, or that are not of its module."""
     if entry.kind != "buggy":
-        return set()
+        return other_modules(entry.module)
     defined = zoo.defined_functions(entry)
     return {c.function for c in all_checks()} - defined
 
@@ -28,9 +40,13 @@ TIMED_OUT = {"deep_graph", "linear_time"}  # an entry that fails these waits for
 def sources():
     """{name: (module source, functions not to grade)} for the reference, the stub and every zoo entry,
     the longest to grade first: the ones that run into time limits, then those that define backward."""
-    named = {"reference": (REFERENCE_SOURCE, ()), "stub": (STUB_SOURCE, ())}
+    named = {}
+    for module in modules():  # each module's reference and stub, on that module's checks ("reference:tape")
+        text, skipped = reference_source(module), tuple(sorted(other_modules(module)))
+        suffix = "" if module == "graph" else f":{module}"
+        named[f"reference{suffix}"], named[f"stub{suffix}"] = (text, skipped), (stub_source(text), skipped)
     for entry in zoo.entries():
-        named[entry.name] = (zoo.source(entry, REFERENCE_SOURCE, STUB_SOURCE), tuple(sorted(unchanged_functions(entry))))
+        named[entry.name] = (zoo.source(entry), tuple(sorted(unchanged_functions(entry))))
     slow = timed_out()
     return dict(sorted(named.items(), key=lambda item: (item[0] not in slow, len(item[1][1]))))
 
@@ -71,4 +87,8 @@ def all_grades():
     jobs = list(sources().items())
     warm()  # once, before the workers fork, as make grade does
     with ProcessPoolExecutor(max_workers=2) as pool:
-        return dict(pool.map(grade_source, jobs))
+        graded = dict(pool.map(grade_source, jobs))
+    for whole in ("reference", "stub"):  # every module's, together: the course's reference and stub
+        for name in [n for n in graded if n.startswith(f"{whole}:")]:
+            graded[whole] = {**graded[whole], **graded.pop(name)}
+    return graded

@@ -9,6 +9,7 @@ them with the reference in its own process.
 
 import dataclasses
 import importlib
+from pathlib import Path
 
 from graphcourse.builders import build, chain  # noqa: F401 - one definition, shared with the sandbox child
 from autograder.course.lessons import functions
@@ -18,7 +19,9 @@ from solutions import graph as reference
 
 FUNCTIONS = functions()  # the learner's functions, in lesson order: the lesson sources' grade cells say which
 
-FAMILIES = (
+# Lessons 1 and 2's families, in the order their reports show them; every other family file of this
+# folder is found by discovery and follows, in name order (families()).
+ORDER = (
     "evaluate_values",
     "wrong_order_valueerror",
     "inputs_of_edges",
@@ -35,6 +38,7 @@ FAMILIES = (
 )
 
 
+HERE = Path(__file__).parent
 GRAPH_FIRST = ((0, "graph"),)  # the child decodes a call's first argument as a graph (builders.CODECS)
 
 
@@ -82,11 +86,25 @@ def built_call(fn, description, label="", **extra):
     return dataclasses.replace(case, built=dict(description))
 
 
+def families():
+    """Every family file of this folder: ORDER's, then the others in name order."""
+    found = sorted(path.stem for path in HERE.glob("*.py") if not path.stem.startswith("_"))
+    missing = [name for name in ORDER if name not in found]
+    if missing:
+        raise ValueError(f"graphcourse/checks/: ORDER names {missing}, but there is no such file; remove the name")
+    return (*ORDER, *(name for name in found if name not in ORDER))
+
+
+FAMILIES = families()
+
+
+def family_modules():
+    """The family modules, in FAMILIES order. A family may define JUDGES of its own (graphcourse/judges.py merges them)."""
+    return [importlib.import_module(f"graphcourse.checks.{family}") for family in FAMILIES]
+
+
 def all_checks():
-    checks = []
-    for family in FAMILIES:
-        checks.extend(importlib.import_module(f"graphcourse.checks.{family}").CHECKS)
-    return checks
+    return [check for module in family_modules() for check in module.CHECKS]
 
 
 def max_points(checks=None):

@@ -6,7 +6,8 @@ changes and is appended after the reference source, so the later ``def`` wins.
 appended after the stub source (where every body raises NotImplementedError).
 
 Each file starts with a one-line docstring, then ``FUNCTION`` (the function the
-misconception lives in, None for correct files) and ``FAILS`` (the hidden-check
+misconception lives in, None for correct files; a correct file of a later lesson names its
+lesson module in ``MODULE``, graph by default) and ``FAILS`` (the hidden-check
 families that must fail for it). A misconception may cost points only in those
 families and in finite_difference_agreement, which catches every wrong gradient;
 where another family is truly entangled with it, ``ALSO`` maps that family to the
@@ -20,6 +21,8 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.authoring.stubs import stub_source
+from autograder.course.lessons import module_of
 from autograder.course.paths import reference_source
 from graphcourse.checks import FAMILIES, FUNCTIONS
 
@@ -36,6 +39,7 @@ class Entry:
     path: Path
     also: dict = None  # {family: why this misconception cannot help failing it too}
     scores_zero: bool = False  # an answer that ignores the input: it must earn nothing on its function
+    module: str = "graph"  # the lesson module it is a version of: its base is that module's reference or stub
 
     def allowed(self):
         """The families this entry may lose points in."""
@@ -48,7 +52,7 @@ def _entry(path):
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
-            if isinstance(target, ast.Name) and target.id in ("FUNCTION", "FAILS", "ALSO", "SCORES_ZERO"):
+            if isinstance(target, ast.Name) and target.id in ("FUNCTION", "FAILS", "ALSO", "SCORES_ZERO", "MODULE"):
                 meta[target.id] = ast.literal_eval(node.value)
     kind = path.stem.split("_", 1)[0]
     doc = (ast.get_docstring(tree) or "").strip()
@@ -61,6 +65,7 @@ def _entry(path):
         path=path,
         also=dict(meta.get("ALSO", {})),
         scores_zero=bool(meta.get("SCORES_ZERO", False)),
+        module=(module_of(meta["FUNCTION"]) if meta.get("FUNCTION") else "") or meta.get("MODULE", "graph"),
     )
     problems = [f for f in list(entry.fails) + list(entry.also) if f not in FAMILIES]
     problems += [f"ALSO[{f!r}] gives no reason" for f, why in entry.also.items() if not (isinstance(why, str) and why.strip())]
@@ -94,12 +99,15 @@ def entry(name):
 def defined_functions(entry):
     """The learner functions (evaluate, inputs_of, ...) the entry's file defines at its top level."""
     tree = ast.parse(entry.path.read_text(encoding="utf-8"))
-    return {node.name for node in tree.body if isinstance(node, ast.FunctionDef) and node.name in FUNCTIONS}
+    return {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name in FUNCTIONS}
 
 
-def source(entry, reference_source, stub_source):
-    """The complete module text for an entry: its base source, then the file."""
-    base = reference_source if entry.kind == "buggy" else stub_source
+def source(entry, reference=None, stub=None):
+    """The complete module text for an entry: its base (its module's reference, or stub), then the file."""
+    if entry.kind == "buggy":
+        base = reference if reference is not None else reference_source(entry.module)
+    else:
+        base = stub if stub is not None else stub_source(reference_source(entry.module))
     return base + "\n\n" + entry.path.read_text(encoding="utf-8")
 
 
@@ -113,5 +121,5 @@ def namespace(name):
     if found.kind != "buggy":
         raise ValueError(f"{name}: only buggy entries run in the grading process")
     module = {"__name__": f"zoo_{found.name}"}
-    exec(compile(source(found, reference_source(), ""), str(found.path), "exec"), module)
+    exec(compile(source(found), str(found.path), "exec"), module)
     return module
