@@ -22,10 +22,10 @@ from autograder.files import write_atomic
 from autograder.grading import report
 from autograder.grading.submission import SubmissionError
 from autograder.sandbox import isolation
+from autograder.sandbox.isolation import IsolationError
 
 EXIT_GRADED, EXIT_BELOW, EXIT_CANNOT_GRADE, EXIT_CANNOT_RUN = 0, 1, 2, 3
-SANDBOX_ENV = "GRAPHKIT_SANDBOX"  # =limits: the one way to ask the sandbox for resource limits only
-IsolationError = getattr(isolation, "IsolationError", None) or type("IsolationError", (RuntimeError,), {})
+SANDBOX_ENV = isolation.MODE_ENV  # =limits: the one way to ask the sandbox for resource limits only
 
 
 def summary(graded, results, verbose=False):
@@ -68,7 +68,7 @@ def asked_isolation(level):
 def isolation_mode():
     """"full" or "limits": how learner code runs here; "none" when the sandbox refuses to start."""
     try:
-        return isolation.mode() if hasattr(isolation, "mode") else isolation.probe()[0]
+        return isolation.mode()
     except IsolationError:
         return "none"
 

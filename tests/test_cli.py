@@ -248,19 +248,19 @@ def run_main(capsys, *argv):
 
 
 def test_a_sandbox_that_cannot_isolate_refuses_with_results_worth_0(tmp_path, capsys, monkeypatch):
-    """IsolationError (full isolation missing, no weaker mode asked for): exit 3, the reason and its fixes on stderr
-    and in results worth 0, no traceback."""
+    """A machine without full isolation, no weaker mode asked for: the first sandbox refuses to start (IsolationError),
+    and the CLI exits 3 with the reason and its fixes on stderr and in results worth 0, no traceback."""
+    from autograder.sandbox import isolation
 
-    def refuse(path):
-        raise cli.IsolationError("full isolation of learner code is not available here (not root); run it as root")
-
-    monkeypatch.setattr(by_lesson, "grade_path", refuse)
+    monkeypatch.delenv(cli.SANDBOX_ENV, raising=False)
+    monkeypatch.setattr(isolation, "probe", lambda: ("limits", ["not root: no namespaces"]))
+    notebook = shutil.copy(SOURCE_NOTEBOOKS[0], tmp_path / SOURCE_NOTEBOOKS[0].name)
     out = tmp_path / "results.json"
-    code, stdout, stderr = run_main(capsys, tmp_path / "graph.py", "--output", out)
+    code, stdout, stderr = run_main(capsys, notebook, "--output", out)
     assert code == cli.EXIT_CANNOT_RUN, stderr
     result = json.loads(out.read_text(encoding="utf-8"))
-    assert result["score"] == 0 and result["isolation"] == "none" and "not available here" in result["output"]
-    assert "run it as root" in stderr and "--isolation limits" in stderr and "Traceback" not in stderr + stdout
+    assert result["score"] == 0 and result["isolation"] == "none" and "not root: no namespaces" in result["output"]
+    assert "sudo" in stderr and "--isolation limits" in stderr and "Traceback" not in stderr + stdout
 
 
 def test_a_grader_failure_is_results_worth_0_without_a_traceback(tmp_path, capsys, monkeypatch):
