@@ -21,9 +21,8 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.authoring.stubs import stub_source
 from autograder.course.lessons import module_of
-from autograder.course.paths import reference_source
+from autograder.course.paths import EXERCISES, reference_source
 from graphcourse.checks import FAMILIES, FUNCTIONS
 
 HERE = Path(__file__).resolve().parent
@@ -107,7 +106,7 @@ def source(entry, reference=None, stub=None):
     if entry.kind == "buggy":
         base = reference if reference is not None else reference_source(entry.module)
     else:
-        base = stub if stub is not None else stub_source(reference_source(entry.module))
+        base = stub if stub is not None else (EXERCISES / f"{entry.module}.py").read_text(encoding="utf-8")
     return base + "\n\n" + entry.path.read_text(encoding="utf-8")
 
 
