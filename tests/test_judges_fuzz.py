@@ -45,13 +45,13 @@ def test_answer_judges_take_any_value(data):
     values = {name: data.draw(JSON_LIKE, label=name) for name in names}
     said = answers.verdict(cell, values)
     assert isinstance(said, str) and len(said) <= MESSAGE_CHARS
-    if values != {name: cell.solution.get(name) for name in names}:
-        assert said or _equal_to_a_right_answer(cell, values)
+    if cell.judge not in MANY_RIGHT and values != {name: cell.solution.get(name) for name in names}:
+        assert said, f"{cell.grade_id} accepted {values}, which is not its one right answer"
 
 
-def _equal_to_a_right_answer(cell, values):
-    """Some drawn values are right answers (ORDER = ["p", "q", "L"]); those may be accepted."""
-    return answers.verdict(cell, values) == ""
+# Judges that accept more than the solution's own value (any valid order, the inputs in any order, any
+# fan-out node): a drawn value may be right without being the key, so only their messages are held here.
+MANY_RIGHT = {"order", "inputs_of_q", "fan_out_node"}
 
 
 @settings(max_examples=150)
@@ -66,7 +66,8 @@ def test_check_judges_take_any_reply(data):
         ),
         label="reply",
     )
-    judged = JUDGES[case.expect or check.expect](check, case, reply)
+    judge = JUDGES[case.expect or check.expect]
+    judged = judge.__wrapped__(check, case, reply)  # the judge itself: never_raises would hide what it trips over
     assert judged is None or isinstance(judged, Failure)
     if judged is not None:
         assert isinstance(judged.summary, str) and judged.summary.strip() and len(judged.summary) <= MESSAGE_CHARS
