@@ -416,3 +416,14 @@ def test_release_notebooks_fail_every_grade_cell(released, nbgrader_runs):
     returncode, stdout, report = nbgrader_runs["invert"]
     assert returncode == 0, report
     assert stdout.count(VALIDATE_INVERT_PASSED) == len(LESSONS), report
+
+
+def test_a_lesson_source_saved_by_jupytext_builds_the_same_notebook():
+    """Opening a lesson source as a notebook in jupytext and saving it changes none of its cells: the lesson cell
+    keeps the note for authors out of the notebook, and settings keep their values (jupytext may re-escape them)."""
+    import jupytext
+
+    for path in sorted((NOTEBOOKS / "lessons").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        saved = jupytext.writes(jupytext.reads(text, fmt="py:percent"), fmt="py:percent")
+        assert parse_lesson(saved, path.name) == parse_lesson(text, path.name), f"{path.name} changes when jupytext saves it"
