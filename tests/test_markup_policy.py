@@ -7,7 +7,7 @@ restyle nbgrader's formgrader or the kit's feedback page, even with no script at
   makes of a markdown heading's text: nbgrader's formgrader binds each grade cell's
   widgets to ``$("#" + grade_id).parents(".nbgrader_cell")``, so a learner's element with
   a grade cell's id, inside an element of class ``nbgrader_cell``, took the widgets over;
-* no class of the learner's: with Bootstrap's ``modal-backdrop fade`` that element lay
+* no class of the learner's: with Bootstrap's ``modal fade show`` that element lay
   invisible over the whole page, and with nbgrader's ``full-credit`` one click anywhere
   gave every forged grade cell full marks;
 * nothing is fetched (no tracking image) and no link leaves for a relative or a
@@ -55,9 +55,8 @@ def grade_ids(nb):
 
 def forged_cells(kind, ids):
     """One markdown source holding a forged grade cell per id, nested, around one invisible overlay."""
-    forged = hostile()["forged_cells"]
-    shape = forged[kind]
-    return ("".join(shape["open"].replace("GRADE_ID", grade_id) for grade_id in ids) + forged["overlay"]
+    shape = hostile()["forged_cells"][kind]
+    return ("".join(shape["open"].replace("GRADE_ID", grade_id) for grade_id in ids) + shape["overlay"]
             + shape["close"] * len(ids))
 
 
@@ -65,13 +64,13 @@ def markdown(cell_id, source):
     return {"cell_type": "markdown", "id": cell_id, "metadata": {}, "source": source}
 
 
-def hostile_notebook():
-    """The lesson notebook with every hostile cell put first, before the grade cells they forge."""
-    nb = lesson_notebook()
+def hostile_notebook(nb=None):
+    """A lesson notebook (the lesson's own when None) with every hostile cell put first, before the grade cells they forge."""
+    nb = json.loads(json.dumps(nb)) if nb is not None else lesson_notebook()
     ids = grade_ids(nb)
-    cells = [markdown("forged-by-heading", forged_cells("by_heading", ids)),
-             markdown("forged-by-attribute", forged_cells("by_attribute", ids))]
-    cells += [{k: v for k, v in cell.items() if k != "family"} for cell in hostile()["cells"]]
+    cells = [{k: v for k, v in cell.items() if k != "family"} for cell in hostile()["cells"]]
+    cells += [markdown("forged-by-heading", forged_cells("by_heading", ids)),  # last: its overlay lies above the others
+              markdown("forged-by-attribute", forged_cells("by_attribute", ids))]
     nb["cells"] = cells + nb["cells"]
     return nb
 

@@ -255,6 +255,37 @@ def graded(bundle, tmp_path_factory):
     return out
 
 
+HOSTILE_LEARNERS = ("mallory", "trudy")  # trudy's autograded copy is put back unsanitized by the test: its control
+
+
+@pytest.fixture(scope="session")
+def hostile_graded(tmp_path_factory):
+    """`make grade` on blank hand-ins of lesson 1 that forge every grade cell around an invisible full-page overlay.
+
+    The hostile cells (tests/hostile_handins/formgrader_markup.json) come before the grade
+    cells: overlays, a fake log-in link, tracking images and protocol-relative links, then
+    a ``nbgrader_cell`` per grade cell, nested, each holding the grade id (as a heading's
+    text and as an id attribute), around Bootstrap's invisible ``modal fade show`` with
+    nbgrader's ``full-credit`` class.
+    """
+    from autograder.course.lessons import LESSONS
+    from tests.conftest import prepared_course
+    from tests.test_markup_policy import hostile_notebook
+
+    lesson = LESSONS[0]
+    tmp = tmp_path_factory.mktemp("hostile_graded")
+    out = tmp / "out"
+    course = prepared_course(out)  # OUT as `make grade` prepares it: the release notebook is the blank hand-in
+    nb = hostile_notebook(json.loads(course.release(lesson).read_text(encoding="utf-8")))
+    for student in HOSTILE_LEARNERS:
+        handed_in = tmp / "submitted" / student / lesson.assignment / lesson.notebook
+        handed_in.parent.mkdir(parents=True)
+        handed_in.write_text(json.dumps(nb, indent=1), encoding="utf-8")
+    done = run(["make", "grade", f"OUT={out}", f"SUBMISSIONS={tmp / 'submitted'}"], ROOT, INSTALL_S)
+    assert done.returncode == 0, f"`make grade` failed:\n{tail(done.stdout)}"
+    return out, lesson, nb
+
+
 @pytest.fixture(scope="session")
 def browser(tmp_path_factory):
     """Headless Chromium (Debian's), driven by Playwright, with a fresh profile."""

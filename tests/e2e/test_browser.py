@@ -9,8 +9,11 @@ the stubs; press Validate and see it list them. Then, with every solution cell f
 none fail, and press Validate again for nbgrader's "Success!"; the bundle's `make check
 IMPL=notebooks` then passes on what JupyterLab saved. Last, as an instructor: `make grade`
 grades a notebook with a script planted in a markdown cell, whose feedback page must not
-run it, and `make formgrader` shows that hand-in in nbgrader's formgrader. Screenshots of
-every step are in dist/e2e/screenshots/.
+run it, and `make formgrader` shows that hand-in in nbgrader's formgrader. Then a blank
+hand-in that forges every grade cell around an invisible full-page overlay is opened in
+the formgrader and clicked all over: no grade changes (and on a control copy left
+unsanitized, the same clicks do change them). Screenshots of every step are in
+dist/e2e/screenshots/.
 """
 
 import json
@@ -19,6 +22,7 @@ import re
 import secrets
 import time
 import urllib.request
+from types import SimpleNamespace
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -296,3 +300,102 @@ def test_formgrader_opens_the_graded_cohort(browser, graded, shots):
         row = student.first.inner_text()
         page.close()
     assert re.search(r"\d", row), f"mallory's row shows no score: {row!r}"
+
+
+# ---------------------------------------------------------------- the formgrader, against a hostile hand-in
+
+GRID = (7, 5)  # clicks across and down each screenful of the page
+OWN_CONTROLS = "nav, button, input, textarea, select, .help"  # the page's own: an instructor's click there is meant
+
+
+def gradebook_grades(out, lesson, student):
+    """(submission notebook id, {grade id: (auto score, manual score, extra credit)}) of a learner's hand-in."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{out / 'gradebook.db'}") as gradebook:
+        notebook = gradebook.find_submission_notebook(lesson.notebook[:-6], lesson.assignment, student)
+        return notebook.id, {g.name: (g.auto_score, g.manual_score, g.extra_credit) for g in notebook.grades}
+
+
+def open_submission(page, url):
+    page.goto(url)
+    page.wait_for_function("() => window.formgrader && formgrader.grades && formgrader.grades.loaded === true")
+
+
+def click_across(page, url):
+    """Click a grid of points over every screenful of the page, as stray clicks would; return how many were made.
+
+    A point where the page's own controls are on top (its navigation bar, nbgrader's
+    buttons and score boxes) is left out. A click that leaves the page (a link) is
+    followed by opening the page again.
+    """
+    clicks = 0
+    height = page.evaluate("() => document.documentElement.scrollHeight")
+    width, screen = page.viewport_size["width"], page.viewport_size["height"]
+    for top in range(0, height, screen):
+        for row in range(GRID[1]):
+            for column in range(GRID[0]):
+                x, y = (column + 0.5) * width / GRID[0], (row + 0.5) * screen / GRID[1]
+                page.evaluate("top => window.scrollTo(0, top)", top)
+                own = page.evaluate("([x, y, own]) => { const e = document.elementFromPoint(x, y); "
+                                    "return e === null || e.closest(own) !== null; }", [x, y, OWN_CONTROLS])
+                if own:
+                    continue
+                page.mouse.click(x, y)
+                clicks += 1
+                if page.url.split("#")[0] != url:
+                    open_submission(page, url)
+    page.wait_for_function("() => window.jQuery !== undefined && jQuery.active === 0")  # every save has answered
+    return clicks
+
+
+def local_only(base, fetched):
+    """A route handler that lets through what goes to ``base`` and refuses the rest, noting it in ``fetched``."""
+
+    def handle(route, request):
+        if request.url.startswith(base + "/"):
+            route.continue_()
+        else:
+            fetched.append(request.url)
+            route.abort()
+
+    return handle
+
+
+def test_formgrader_clicks_change_no_grade_of_a_hostile_hand_in(browser, hostile_graded, shots):
+    """Clicks all over the formgrader page of a hand-in that forges every grade cell under an invisible overlay change no grade.
+
+    trudy, the control, hands in the same notebook; her autograded copy is put back as she
+    wrote it, unsanitized, before her page is opened: there the same clicks must give her
+    full marks, which shows that the clicks reach live markup. Nothing is fetched from
+    another host for mallory's page but the template's own MathJax.
+    """
+    out, lesson, raw = hostile_graded
+    (out / "autograded" / "trudy" / lesson.assignment / lesson.notebook).write_text(json.dumps(raw), encoding="utf-8")
+    port, token = free_port(), secrets.token_hex(16)
+    base = f"http://127.0.0.1:{port}"
+    env = dict(os.environ, JUPYTER_TOKEN=token)
+    with serve(["make", "formgrader", f"OUT={out}", f"PORT={port}"], ROOT, env, base, token, WORK / "formgrader.log"):
+        found = {}
+        for student in ("mallory", "trudy"):
+            submission, before = gradebook_grades(out, lesson, student)
+            page = browser.new_page()
+            fetched = []
+            page.route("**/*", local_only(base, fetched))
+            page.goto(f"{base}/formgrader?token={token}")  # leaves the login cookie
+            url = f"{base}/formgrader/submissions/{submission}/"
+            open_submission(page, url)
+            page.screenshot(path=shots / f"formgrader-hostile-{student}.png", full_page=True)
+            clicks = click_across(page, url)
+            page.close()
+            after = gradebook_grades(out, lesson, student)[1]
+            found[student] = SimpleNamespace(before=before, after=after, clicks=clicks, fetched=fetched)
+    mallory, trudy = found["mallory"], found["trudy"]
+    assert trudy.after != trudy.before and all(manual is not None for _a, manual, _e in trudy.after.values()), (
+        f"the control: {trudy.clicks} clicks on trudy's unsanitized copy should have given every grade cell a manual "
+        f"score through the forged cells: {trudy.after}")
+    assert any("tracker.example" in url for url in trudy.fetched), trudy.fetched
+    assert mallory.clicks > 0 and mallory.after == mallory.before, (
+        f"{mallory.clicks} clicks on mallory's page changed grades: {mallory.before} -> {mallory.after}")
+    assert all("cdnjs.cloudflare.com" in url for url in mallory.fetched), (
+        f"mallory's page fetched from other hosts: {mallory.fetched}")
