@@ -120,10 +120,12 @@ def from_notebook_json(nb, path, is_test=notebook.is_test_cell) -> Submission:
 
 
 def from_folder(path: Path) -> Submission:
-    notebooks = sorted(p for p in path.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
-    modules = sorted(p for p in path.rglob("*.py") if p.name in MODULE_NAMES)
-    found = [p for p in notebooks + modules if not p.is_symlink()]
-    links = [p for p in notebooks + modules if p.is_symlink()]
+    """Every notebook and lesson module in a folder, found by the one folder walk the CLI uses (reading.py)."""
+    from autograder.grading.reading import handed_in_files  # reading.py builds on this module
+
+    listed, walked = handed_in_files(path)
+    found = [p for p, link in listed if not link]
+    links = [p for p, link in listed if link]
     if not found:
         hint = f" ({len(links)} symbolic link(s) ignored)" if links else ""
         raise SubmissionError(f"{path}: no notebook or {MODULES_SAID} found{hint}; hand in your lesson notebook(s) or "
@@ -145,7 +147,7 @@ def from_folder(path: Path) -> Submission:
         sub.chunks = [Chunk(label, code) for label, code in pairs]
     except (RecursionError, MemoryError, ValueError):  # code too deeply nested to parse here: run it as it is
         pass
-    sub.notes.extend(problems)
+    sub.notes.extend(problems + walked)
     sub.notes.extend(f"{p}: symbolic link ignored" for p in links)
     return sub
 
