@@ -1,7 +1,7 @@
 """Hostile submissions earn exactly the points their EXPECTED says, and leave nothing behind.
 
 Every file in tests/hostile/ is a complete submission whose docstring names its attack and whose
-EXPECTED literal gives the points it must earn per function: honest parts earn theirs, attacks
+EXPECTED literal gives the points it must earn per function ("full" or 0 mostly): honest parts earn theirs, attacks
 earn 0. Optional literals: CHECKS = "all" (grade on every check; otherwise the two long-graph
 families are left out, which no other attack needs and which cost ~10 s per submission), NEEDS =
 "full" (the attack is only kept out by the full sandbox: namespaces, private root, own uid),
@@ -87,7 +87,8 @@ def _hostile(path):
     return Hostile(
         stem=path.stem,
         doc=(ast.get_docstring(tree) or "").strip(),
-        expected=meta.get("EXPECTED", {}),
+        # "full" is full marks on that function, whatever the course's checks add up to; else points (0 mostly)
+        expected={f: FULL[f] if points == "full" else points for f, points in meta.get("EXPECTED", {}).items()},
         checks=meta.get("CHECKS", "light"),
         needs=meta.get("NEEDS", ""),
         known_hole=meta.get("KNOWN_HOLE", ""),

@@ -1,6 +1,6 @@
 """Always-equal return values: users_of returns an object equal to everything, backward an empty dict that claims equality."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 0, "backward": 0}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": 0, "backward": 0}
 
 
 import math

@@ -1,6 +1,6 @@
 """Leaves a chain of folders 3,000 deep in its folder at import, deeper than a recursive removal can go; every function is honest."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 50}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": "full"}
 
 
 import math

@@ -1,6 +1,6 @@
 """Looks for the grader's environment (NBGRADER_*, PYTEST_*, PYTHON*, GRAPHKIT_*, ...) and answers wrong if any of it leaked in."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 50}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": "full"}
 
 
 import math

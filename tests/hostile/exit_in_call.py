@@ -1,6 +1,6 @@
 """Calls os._exit(0) inside backward, killing the process in the middle of every backward call."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 0}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": 0}
 
 
 import math

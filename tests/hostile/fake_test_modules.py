@@ -1,6 +1,6 @@
 """Installs fake pytest, unittest, hypothesis, nbgrader and autograder modules whose checks always pass, then returns wrong values from evaluate."""
 
-EXPECTED = {"evaluate": 0, "inputs_of": 10, "users_of": 15, "backward": 50}
+EXPECTED = {"evaluate": 0, "inputs_of": "full", "users_of": "full", "backward": "full"}
 
 
 import math

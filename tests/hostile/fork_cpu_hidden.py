@@ -1,6 +1,6 @@
 """Hides the work of a quadratic sweep in short-lived forks, waited for before backward returns, so a CPU clock that reads only live processes sees a linear one."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 46}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": 46}
 CHECKS = "all"  # the attack is on linear_time (4 points of backward); every other answer is right
 
 

@@ -1,6 +1,6 @@
 """Forks sleeping children at import until the process limit stops it, and exits in backward so every restart floods again."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 0}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": 0}
 
 
 import math

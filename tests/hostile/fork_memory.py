@@ -1,6 +1,6 @@
 """Forks four children in backward that each fill 100 MiB, under a per-process limit of 192 MiB: only a cap on the whole tree stops 400 MiB; backward is honest only when they all succeed."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 0}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": 0}
 LIMITS = {"memory_bytes": 201_326_592, "sandbox_memory_bytes": 268_435_456}  # 192 and 256 MiB: the attack plays out as at the kit's own sizes
 
 

@@ -1,6 +1,6 @@
 """Answers users_of through the child's own sender with the request's nonce: the right answer with 3 MB of empty lists beside it, a reply no call needs."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 0, "backward": 50}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": 0, "backward": "full"}
 
 
 import json

@@ -1,6 +1,6 @@
 """Honest values in unusual types (float and str subclasses, defaultdict, OrderedDict, list subclass, tuple, ints); must earn full marks."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 50}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": "full"}
 
 
 import collections

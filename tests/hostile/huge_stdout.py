@@ -1,6 +1,6 @@
 """Prints 200 MB on stdout and stderr while loading and 200 MB more in its first inputs_of call; every function is honest."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 50}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": "full"}
 
 
 import math

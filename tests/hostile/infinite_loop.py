@@ -1,6 +1,6 @@
 """Spins forever (while True: pass) in backward; evaluate, inputs_of and users_of stay honest."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 0}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": 0}
 LIMITS = {"call_seconds": 3.0, "struck_call_seconds": 0.3}  # timeouts scaled by 0.3: each call of backward still times out
 
 

@@ -1,6 +1,6 @@
 """Leans on IPython hooks that are not there (get_ipython, sys.displayhook, sys.excepthook swallowing errors); backward raises."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 0}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": 0}
 
 
 import builtins

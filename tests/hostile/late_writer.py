@@ -1,6 +1,6 @@
 """Leaves a process at import in a session of its own, working in / with an empty environment, that writes a file into /tmp two seconds after grading; every function is honest."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 50}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": "full"}
 
 
 import math

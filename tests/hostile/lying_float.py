@@ -1,6 +1,6 @@
 """Float subclass whose stored value is wrong but whose __eq__, __float__ and __repr__ claim the right answer (evaluate and backward)."""
 
-EXPECTED = {"evaluate": 0, "inputs_of": 10, "users_of": 15, "backward": 0}
+EXPECTED = {"evaluate": 0, "inputs_of": "full", "users_of": "full", "backward": 0}
 
 
 import math

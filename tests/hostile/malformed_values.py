@@ -1,6 +1,6 @@
 """Returns values that strain the judge: 400-digit ints, lists nested 500 deep, a forged frame nested 100,000 deep, bools, None, NaN and inf."""
 
-EXPECTED = {"evaluate": 0, "inputs_of": 10, "users_of": 0, "backward": 0}
+EXPECTED = {"evaluate": 0, "inputs_of": "full", "users_of": 0, "backward": 0}
 
 
 import fcntl

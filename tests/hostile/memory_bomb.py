@@ -1,6 +1,6 @@
 """Allocates 4 GiB at once, then grows 64 MiB at a time, in backward (and tries 4 GiB at import, catching the error)."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 0}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": 0}
 
 
 import math

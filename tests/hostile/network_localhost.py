@@ -1,6 +1,6 @@
 """Asks a helper listening on 127.0.0.1 for users_of's answers; with no network its answers are wrong."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 0, "backward": 50}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": 0, "backward": "full"}
 NEEDS = "full"  # only the full sandbox cuts the network
 
 

@@ -1,6 +1,6 @@
 """Patches math.isclose, operator, builtins and json in the process it runs in, then returns wrong gradients."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 0}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": 0}
 
 
 import builtins

@@ -1,6 +1,6 @@
 """Raises the recursion limit to 10**6 in backward and recurses through C, which would overflow the interpreter's stack (a segfault): the child holds the limit at 1,000, so backward raises RecursionError."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 0}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": 0}
 
 
 import math

@@ -1,6 +1,6 @@
 """Looks on disk for solutions/graph.py, graphcourse/checks, a gradebook.db and /proc/<pid>/cwd, and answers backward only from what it finds."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 0}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": 0}
 NEEDS = "full"  # only the full sandbox hides the disk
 
 

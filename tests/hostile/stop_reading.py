@@ -1,6 +1,6 @@
 """Sends its own (right) reply to the 200,000-node backward call, then stops reading, so the next request is never read."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 46}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": 46}
 CHECKS = "all"  # the attack needs the 200,000-node call and the request after it
 # linear_time (4 points of backward) is lost: its request is never read by a child that stopped reading.
 # (A request too large for the pipe, which the grader cannot even finish writing, is in tests/test_sandbox_bounds.py.)

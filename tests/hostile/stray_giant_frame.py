@@ -1,6 +1,6 @@
 """Writes a 60 MB stray frame (well-formed JSON, no request's nonce) into the reply pipe before one honest answer, and floods it with small stray frames."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 50}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": "full"}
 
 
 import fcntl

@@ -1,6 +1,6 @@
 """Raises SystemExit, KeyboardInterrupt and GeneratorExit from inputs_of, and SystemExit at the end of the module."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 0, "users_of": 15, "backward": 50}
+EXPECTED = {"evaluate": "full", "inputs_of": 0, "users_of": "full", "backward": "full"}
 
 
 import math

@@ -1,6 +1,6 @@
 """Tries to write files into the kit folder, /tmp, /var/tmp, /dev/shm and other processes' folders; honest only if every write fails."""
 
-EXPECTED = {"evaluate": 25, "inputs_of": 10, "users_of": 15, "backward": 50}
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": "full"}
 NEEDS = "full"  # only the full sandbox keeps the disk out of reach
 
 
