@@ -17,7 +17,12 @@ def as_graph(graph):
     return [(name, op, list(inputs)) for name, op, inputs in graph]
 
 
-CODECS = {"graph": as_graph}  # the sandbox child decodes arguments with these (autograder/sandbox/child.py)
+def as_records(nodes):
+    """Records sent as JSON ({name: [op, inputs]}), as topological_order takes them: name -> (op, inputs)."""
+    return {name: (op, list(inputs)) for name, (op, inputs) in nodes.items()}
+
+
+CODECS = {"graph": as_graph, "records": as_records}  # the child decodes arguments with these (autograder/sandbox/child.py)
 
 
 def chain(length, leaf="x"):

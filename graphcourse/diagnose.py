@@ -13,8 +13,7 @@ import sys
 
 from graphcourse import zoo
 from graphcourse.checks import GRAPH_FIRST
-from graphcourse.judges import as_tuples
-from solutions import graph as reference
+from graphcourse.judges import as_tuples, reference_module
 
 SMALL = 60  # only graphs up to this many nodes are replayed on the zoo
 
@@ -30,6 +29,15 @@ SYMPTOMS = {
     "its size. Push each node's gradient to its inputs in one pass over reversed(graph).",
     ("linear_time", "timeout", ""): "The sweep does work that grows with the whole graph at every node, so its time "
     "grows with the square of its size. Push each node's gradient to its inputs in one pass over reversed(graph).",
+    ("order_deep", "raised", "RecursionError"): "The ordering pass is recursive: placing a node first calls itself on "
+    "each input, so a long chain runs out of stack (the grader keeps Python's limit of 1,000). Keep your own stack "
+    "in a list, or count each node's unfinished inputs as Kahn's algorithm does.",
+    ("order_linear_time", "slow", ""): "The pass looks through the records again and again for a node whose inputs "
+    "are all listed, so its time grows with the square of their number. Count each node's unfinished inputs once, "
+    "and queue a node when its count reaches 0 (Kahn's algorithm).",
+    ("order_linear_time", "timeout", ""): "The pass looks through the records again and again for a node whose inputs "
+    "are all listed, so its time grows with the square of their number. Count each node's unfinished inputs once, "
+    "and queue a node when its count reaches 0 (Kahn's algorithm).",
 }
 
 
@@ -73,7 +81,7 @@ def misconception(check, failure):
     learner = ("raised", failure.error_type) if failure.status == "raised" else ("ok", failure.got)
     if learner == ("ok", None):
         return ""
-    right = _outcome(getattr(reference, case.fn), case)
+    right = _outcome(getattr(reference_module(case.fn), case.fn), case)
     matches = []
     for entry, namespace in _suspects():
         if entry.function != case.fn:

@@ -15,6 +15,7 @@ from autograder.grading.compare import (
     Failure, NotPlain, as_name_list, as_number_dict, close, fresh, never_raises, no_answer, per_case, short,
 )
 from autograder.course.lessons import module_of
+from autograder.grading.feedback import describe_call
 from exercises.strategies import central_difference
 from solutions import graph as reference
 
@@ -263,6 +264,13 @@ def judge_finite_differences(check, case, reply):
     return None
 
 
+def judge_timed(check, case, reply):
+    """A timed check's bar on the answer: the case's own judge when it names one (a later lesson's), else judge_returns."""
+    if case.expect and case.expect != "linear_time":
+        return JUDGES[case.expect](check, case, reply)
+    return judge_returns(check, case, reply)
+
+
 JUDGES = {
     name: never_raises(judge)
     for name, judge in (
@@ -272,7 +280,7 @@ JUDGES = {
         ("valueerror_named", judge_valueerror_named),
         ("unchanged", judge_unchanged),
         ("finite_differences", judge_finite_differences),
-        ("linear_time", judge_returns),  # a timed check's bar on the answer; the runner judges the time
+        ("linear_time", judge_timed),  # a timed check's bar on the answer; the runner judges the time
     )
 }
 
@@ -285,7 +293,9 @@ def describe_graph(graph):
 
 
 def describe(case):
-    """How feedback shows a case's input: the graph, node by node, and the call."""
+    """How feedback shows a case's input: the graph, node by node, and the call (any other call as the kit shows it)."""
+    if case.driver or tuple(case.decode) != ((0, "graph"),):
+        return describe_call(case)
     graph = case.args[0]
     lines = [f"input: {case.label}" if case.label else "input:"]
     if len(graph) <= SHOWN_NODES:

@@ -1,9 +1,8 @@
-# %% lesson notebook="order.ipynb" draft=true
+# %% lesson notebook="order.ipynb"
 # Lesson 4, order: the source of notebooks/source/lesson4_order/order.ipynb.
 # `make notebooks` builds the notebook from this file and solutions/order.py; never edit the notebook.
 # Open this file as a notebook (jupytext, VS Code) to preview it. Each cell's settings sit on its
 # `# %%` line; the format is described in autograder/course/lessons.py.
-# Until the hidden checks of topological_order exist this lesson is a draft (draft=true above).
 # The traces of the while loop are written out by hand, so neither lesson 3's tape nor lesson 2's
 # backward is given away; the cell that runs the learner's own versions is optional and never raises.
 
