@@ -23,6 +23,8 @@ OPS = {
     "tanh": lambda a: math.tanh(a),
     "relu": lambda a: a if a > 0 else 0.0,
     "neg": lambda a: -a,
+    "one": lambda: 1.0,
+    "step": lambda a: 1.0 if a > 0 else 0.0,
 }
 
 

@@ -21,6 +21,8 @@ OPS = {
     "tanh": lambda a: math.tanh(a),
     "relu": lambda a: a if a > 0 else 0.0,
     "neg": lambda a: -a,
+    "one": lambda: 1.0,
+    "step": lambda a: 1.0 if a > 0 else 0.0,
 }
 
 
@@ -86,6 +88,8 @@ def backward(graph, values, output=None):
         "tanh": lambda a, out: (1.0 - out * out,),
         "relu": lambda a, out: (1.0 if a > 0 else 0.0,),
         "neg": lambda a, out: (-1.0,),
+        "one": lambda out: (),
+        "step": lambda a, out: (0.0,),
     }
     if output is None:
         output = graph[-1][0]
