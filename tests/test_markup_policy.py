@@ -9,7 +9,8 @@ restyle nbgrader's formgrader or the kit's feedback page, even with no script at
   a grade cell's id, inside an element of class ``nbgrader_cell``, took the widgets over;
 * no class of the learner's: with Bootstrap's ``modal fade show`` that element lay
   invisible over the whole page, and with nbgrader's ``full-credit`` one click anywhere
-  gave every forged grade cell full marks;
+  gave every forged grade cell full marks; nor from metadata the templates make classes
+  of (a cell's tags, the notebook's language);
 * nothing is fetched (no tracking image) and no link leaves for a relative or a
   protocol-relative address (a fake "log in again" page);
 * a notebook's outputs are capped in number and size, before nbformat reads them, with a
@@ -72,6 +73,7 @@ def hostile_notebook(nb=None):
     cells += [markdown("forged-by-heading", forged_cells("by_heading", ids)),  # last: its overlay lies above the others
               markdown("forged-by-attribute", forged_cells("by_attribute", ids))]
     nb["cells"] = cells + nb["cells"]
+    nb["metadata"].update({k: v for k, v in hostile()["notebook_metadata"].items() if k != "about"})
     return nb
 
 
@@ -167,9 +169,16 @@ def both(pages):
 
 
 def test_no_id_of_the_learner_reaches_either_page(pages):
-    """Forged grade cells (heading text, id attributes) and headings named as the page's own elements add no id."""
+    """Forged grade cells (heading text, id attributes) and headings named as the page's own elements add no id.
+
+    The one id a hostile cell adds is nbconvert's anchor of a code cell, ``cell-id=`` and the
+    cell's id: no element the formgrader or the feedback page looks up has an id with ``=``.
+    """
+    anchors = {f"cell-id={cell['id']}" for cell in pages.nb["cells"] if cell["cell_type"] == "code"}
     for where, page, template in both(pages):
-        assert page.ids == template.ids, f"{where}: ids the learner added: {page.ids - template.ids}"
+        added = page.ids - template.ids
+        assert set(added) <= anchors and page.ids - added == template.ids, f"{where}: ids the learner added: {added}"
+        assert not any("=" in name for name in template.ids if not name.startswith("cell-id=")), where
     for grade_id in pages.ids:  # the one element of that id is nbgrader's own score box
         assert pages.form.tagged[grade_id] == [("input", ("score", "tabbable"))], grade_id
 
@@ -204,7 +213,7 @@ def test_the_learners_text_still_shows(pages):
     """What the learner wrote shows as text: the headings (without their ids), the link texts, the alert."""
     text = html.unescape(pages.shown)
     for words in ("notebook-container", "statusmessage", "Log in again", "Session expired: log in again",
-                  "the docs", "a fixed bar", "looks", "like code"):
+                  "the docs", "a fixed bar", "looks", "like code", "HIDDEN_FROM_THE_GRADER"):
         assert words in text, words
     assert "<h2>statusmessage</h2>" in pages.shown
     assert pages.changed >= len(hostile()["cells"]) + 2

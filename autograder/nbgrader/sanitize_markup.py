@@ -29,7 +29,12 @@ full marks. ``sanitize_notebook`` rewrites a notebook so that nothing in it can:
   (image sizes go into attributes unquoted);
 * raw cells are cleaned with bleach; markdown attachments keep PNG, JPEG and GIF
   images only; execution counts are numbers or nothing; the notebook's widget
-  state is dropped.
+  state is dropped;
+* the metadata nbconvert's templates make classes of is one word each or dropped: a
+  cell's tags (``celltag_<tag>``: a tag ``x modal fade show`` would give the cell three
+  Bootstrap classes), its ``magics_language`` and the notebook's language
+  (``highlight hl-<language>`` on every code cell); a cell's ``transient`` metadata,
+  which Jupyter never saves and whose ``remove_source`` hides the code, is dropped.
 
 Code cells' sources are never touched: they are what is graded, and nbconvert shows
 them highlighted and escaped.
@@ -164,6 +169,9 @@ OUTPUT_TYPES = ("stream", "display_data", "execute_result", "error")
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
                    "track", "wbr"})
 _TAG = re.compile(r"<(/?)([a-zA-Z][^\s/>]*)[^>]*?(/?)>")
+# nbconvert's templates make classes of a few metadata strings: a cell's tags (celltag_<tag>), its
+# magics_language and the notebook's language (highlight hl-<language>). Each must be one word.
+ONE_WORD = re.compile(r"[A-Za-z0-9_.:+#-]{1,64}")
 
 
 # ---------------------------------------------------------------- the policy
@@ -557,6 +565,25 @@ def _cleaned_raw(source, budget):
     return html.escape(source, quote=False)
 
 
+def _one_word(value):
+    return isinstance(value, str) and bool(ONE_WORD.fullmatch(value))
+
+
+def _safe_metadata(cell):
+    """A cell's tags and magics_language, which templates make classes of, one word each; its transient part dropped."""
+    metadata = cell.get("metadata")
+    if not isinstance(metadata, dict):
+        return
+    if "tags" in metadata:
+        tags = metadata["tags"]
+        kept = [tag for tag in tags if _one_word(tag)] if isinstance(tags, list) else []
+        if kept != tags:
+            metadata["tags"] = kept
+    if "magics_language" in metadata and not _one_word(metadata["magics_language"]):
+        del metadata["magics_language"]
+    metadata.pop("transient", None)  # never saved by Jupyter; remove_source would hide the code from the grader
+
+
 def sanitize_cell(cell, budget=None):
     """Make one cell (a dict, changed in place) safe to show; return whether anything changed.
 
@@ -565,6 +592,7 @@ def sanitize_cell(cell, budget=None):
     """
     budget = budget or Budget()
     before = copy.deepcopy(cell)
+    _safe_metadata(cell)
     kind = cell.get("cell_type")
     source = _text(cell.get("source"))
     if kind == "markdown":
@@ -601,6 +629,12 @@ def sanitize_notebook(nb):
     metadata = nb.get("metadata")
     if isinstance(metadata, dict):
         metadata.pop("widgets", None)  # nbconvert embeds widget state, and then the widget scripts
+        language = metadata.get("language_info")
+        if isinstance(language, dict):  # it names the class of every code cell's highlighted source
+            if "pygments_lexer" in language and not _one_word(language["pygments_lexer"]):
+                del language["pygments_lexer"]
+            if "name" in language and not _one_word(language["name"]):
+                language["name"] = "python"  # required by nbformat; the kit's notebooks are Python
     capped = {id(cell) for cell in cap_notebook(nb)}
     cells = nb.get("cells") if isinstance(nb.get("cells"), list) else []
     budget = Budget()
