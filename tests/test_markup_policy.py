@@ -157,11 +157,11 @@ def pages():
     honest, nb = lesson_notebook(), hostile_notebook()
     changed = sanitize_notebook(nb)
     sanitize_notebook(honest)  # the lesson's own headings lose their ids too: the pages compare like for like
+    shown = formgrader_html(nb)
     return SimpleNamespace(
-        nb=nb, changed=changed, ids=grade_ids(honest),
-        form=Elements(formgrader_html(nb)), form_template=Elements(formgrader_html(honest)),
-        feedback=Elements(feedback_html(nb)), feedback_template=Elements(feedback_html(honest)),
-        shown=formgrader_html(nb))
+        nb=nb, changed=changed, ids=grade_ids(honest), shown=shown,
+        form=Elements(shown), form_template=Elements(formgrader_html(honest)),
+        feedback=Elements(feedback_html(nb)), feedback_template=Elements(feedback_html(honest)))
 
 
 def both(pages):
