@@ -109,7 +109,7 @@ SVG_ATTRIBUTES = frozenset({
     "stroke-linecap", "stroke-linejoin", "opacity", "font-family", "font-size", "font-weight", "font-style",
     "text-anchor", "dominant-baseline", "role", "aria-label",
 })
-# The classes of the feedback's pictures (autograder/grading/picture.py), on a group: no page styles them.
+# The classes of the feedback's pictures (graphcourse/picture.py), on a group: no page styles them.
 SVG_CLASSES = frozenset({"node", "node first-wrong"})
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 SVG_VALUE = re.compile(r"[-\w\s.,#%]*")  # numbers, colour names and #rgb, font names: no ( : ; ' " & < >
