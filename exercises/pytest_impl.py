@@ -50,13 +50,42 @@ def pytest_addoption(parser):
 _LOADED = {}
 
 
-@pytest.fixture(scope="module")
-def impl(request):
-    """The implementation chosen with --impl, of the lesson module the test file names in ``MODULE`` (default graph)."""
-    spec, module = request.config.getoption("--impl"), getattr(request.module, "MODULE", DEFAULT_MODULE)
+def _load(config, module):
+    spec = config.getoption("--impl")
     if (spec, module) not in _LOADED:
         _LOADED[spec, module] = load_implementation(spec, _packages(), module)
     return _LOADED[spec, module]
+
+
+@pytest.fixture(scope="module")
+def impl(request):
+    """The implementation chosen with --impl, of the lesson module the test file names in ``MODULE`` (default graph)."""
+    return _load(request.config, getattr(request.module, "MODULE", DEFAULT_MODULE))
+
+
+@pytest.fixture(scope="module")
+def earlier(request):
+    """``earlier("graph", "evaluate")``: a function of an earlier lesson's module, from the same --impl.
+
+    A later lesson's tests use the learner's own earlier work (lesson 1's evaluate, say) rather than a
+    copy of it in the tests: a test that needs one that is not written yet is skipped, saying which.
+    """
+
+    def function(module, name):
+        found = getattr(_load(request.config, module), name, None)
+        needs = f"needs {name} from exercises/{module}.py, which is not written yet: write it first"
+        if not callable(found):
+            pytest.skip(needs)
+
+        def call(*args, **kwargs):
+            try:
+                return found(*args, **kwargs)
+            except NotImplementedError:
+                pytest.skip(needs)
+
+        return call
+
+    return function
 
 
 TASK_PREFIX = "task_"
