@@ -35,6 +35,12 @@ SYMPTOMS = {
     ("order_linear_time", "slow", ""): "The pass looks through the records again and again for a node whose inputs "
     "are all listed, so its time grows with the square of their number. Count each node's unfinished inputs once, "
     "and queue a node when its count reaches 0 (Kahn's algorithm).",
+    ("trace_deep", "raised", "RecursionError"): "Something in the trace recurses once per entry (walking back from "
+    "the output through the inputs, say), so a run of 10,000 operations runs out of stack. The tape is already in "
+    "the order the operations ran: hand back its graph as it is.",
+    ("tree_size_deep", "raised", "RecursionError"): "tree_size calls itself on each input, so a chain of 10,000 "
+    "nodes runs out of stack. One pass over the graph in its order is enough: each node's size is 1 plus the sizes "
+    "of its inputs, which are known by then.",
     ("order_linear_time", "timeout", ""): "The pass looks through the records again and again for a node whose inputs "
     "are all listed, so its time grows with the square of their number. Count each node's unfinished inputs once, "
     "and queue a node when its count reaches 0 (Kahn's algorithm).",

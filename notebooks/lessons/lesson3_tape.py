@@ -1,10 +1,8 @@
-# %% lesson notebook="tape.ipynb" draft=true
+# %% lesson notebook="tape.ipynb"
 # Lesson 3, the tape: the source of notebooks/source/lesson3_tape/tape.ipynb.
 # `make notebooks` builds the notebook from this file and solutions/tape.py; never edit the notebook.
 # Open this file as a notebook (jupytext, VS Code) to preview it. Each cell's settings sit on its
 # `# %%` line; the format is described in autograder/course/lessons.py.
-# Until the hidden checks of Tape, Var, trace and tree_size exist this lesson is a draft
-# (draft=true above): it is read and checked, but neither built nor graded.
 # The worked examples write their traces out by hand, so no working tape is given away.
 
 # %% [markdown]
@@ -245,6 +243,8 @@ def square_of_z(a, b, c):
 
 graph, values, output = trace(square_of_z, {"a": 2, "b": 3, "c": 1})
 print(graph)
+from exercises.draw import draw
+
 draw(graph, values)
 
 # %% [markdown]

@@ -188,9 +188,13 @@ else:
 # %%
 below = [("t0", "div", ["x", "k0"]), ("t1", "mul", ["t0", "t0"])]
 above = [("t0", "div", ["x", "k0"]), ("t1", "div", ["t0", "k1"]), ("t2", "mul", ["t1", "t1"])]
+from exercises.draw import draw
+
 draw(below, values={"x": 1.5, "k0": 2, "t0": 0.75, "t1": 0.5625}, title="x = 1.5: one halving")
 
 # %%
+from exercises.draw import draw
+
 draw(above, values={"x": 2.5, "k0": 2, "t0": 1.25, "k1": 2, "t1": 0.625, "t2": 0.390625}, title="x = 2.5: two halvings")
 
 # %% [markdown]

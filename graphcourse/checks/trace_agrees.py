@@ -1,0 +1,105 @@
+"""A trace is a lesson-1 graph of its run: evaluate gives back its values, and backward's gradients match central differences of fn."""
+
+import math
+
+from autograder.grading.compare import Failure, no_answer, short
+from graphcourse.checks import Check
+from graphcourse.checks.tape_records import TOLERANCE, expected, tape_call
+from solutions import graph as sweeps
+
+RULE = (
+    "trace(fn, leaves) returns (graph, values, output): evaluate(graph, its leaves and constants) gives back values, "
+    "output names the Var fn returned (its value is fn's), and backward(graph, values, output) gives the slopes "
+    "that central differences of fn measure."
+)
+FD_TOL, STEP = 1e-4, 1e-6  # as finite_difference_agreement
+
+
+def trace_parts(case, reply):
+    """((graph as tuples, values, output), None) from a tape_trace reply, or (None, the Failure)."""
+    failure = no_answer(case, reply)
+    if failure:
+        return None, failure
+    got = reply.get("value")
+    if (type(got) is not list or len(got) != 3 or type(got[0]) is not list or type(got[1]) is not dict
+            or not all(type(e) is list and len(e) == 3 and type(e[2]) is list for e in got[0])):
+        return None, Failure(case, f"trace should return (graph, values, output), a graph of (name, op, inputs), a "
+                                   f"dict and a name, but returned {short(got)}")
+    graph = [(name, op, list(inputs)) for name, op, inputs in got[0]]
+    return (graph, got[1], got[2]), None
+
+
+def output_value(program, leaves):
+    """fn's value at ``leaves``, as the reference's trace records it."""
+    from graphcourse.drivers.tape import tape_trace
+    from solutions import tape
+
+    graph, values, output = tape_trace(tape, program, leaves)
+    return values[output]
+
+
+def agreement_failure(case, reply):
+    """None when the trace evaluates to its values and its output holds fn's value; else the Failure."""
+    parts, failure = trace_parts(case, reply)
+    if failure:
+        return None, failure
+    graph, values, output = parts
+    nodes = {name for name, _op, _inputs in graph}
+    start = {name: value for name, value in values.items() if name not in nodes}
+    try:
+        again = sweeps.evaluate(graph, start)
+    except Exception as err:  # noqa: BLE001 - a graph of the learner's that lesson 1's evaluate cannot run
+        return None, Failure(case, f"evaluate cannot run the traced graph from its leaves and constants "
+                                   f"({type(err).__name__}: {short(str(err), 120)})")
+    wrong = next((name for name in values if name not in again or not math.isclose(
+        again[name], values[name], rel_tol=TOLERANCE, abs_tol=TOLERANCE)), None) if again.keys() == values.keys() else ""
+    if wrong is not None:
+        said = f"gives {wrong} = {again.get(wrong)!r}, but values holds {values[wrong]!r}" if wrong else (
+            f"names {short(sorted(again))}, but values names {short(sorted(values))}")
+        return None, Failure(case, f"evaluate(graph, its leaves and constants) {said}")
+    want = expected(case)
+    if output not in values or not math.isclose(values[output], want[1][want[2]], rel_tol=TOLERANCE, abs_tol=TOLERANCE):
+        return None, Failure(case, f"fn returned the Var {want[2]!r} holding {want[1][want[2]]!r}, but trace gave the "
+                                   f"output {short(output)}" + (f" holding {values[output]!r}" if output in values else ""))
+    return parts, None
+
+
+def judge_agrees(check, case, reply):
+    return agreement_failure(case, reply)[1]
+
+
+def judge_gradients(check, case, reply):
+    parts, failure = agreement_failure(case, reply)
+    if failure:
+        return failure
+    graph, values, output = parts
+    grads = sweeps.backward(graph, values, output)
+    program, leaves = case.args
+    for leaf in leaves:
+        up = output_value(program, {**leaves, leaf: leaves[leaf] + STEP})
+        down = output_value(program, {**leaves, leaf: leaves[leaf] - STEP})
+        numeric = (up - down) / (2 * STEP)
+        if not math.isclose(grads.get(leaf, 0.0), numeric, rel_tol=FD_TOL, abs_tol=FD_TOL):
+            return Failure(case, f"central differences of fn give dL/d{leaf} = {numeric:.6g}, backward on the trace "
+                                 f"gives {grads.get(leaf, 0.0)!r}")
+    return None
+
+
+CASES = (
+    tape_call("trace", "lesson_one", {"a": 2.0, "b": -1.5, "c": 0.5}, "fn(*, c, a, b) = (a*b + c)**2, leaves a, b, c",
+              driver="tape_trace"),
+    tape_call("trace", "quotient", {"a": 0.5, "b": 2.0}, "fn(b, a) = (b - a) / (a*2 + 1), leaves a, b",
+              driver="tape_trace"),
+    tape_call("trace", "smooth", {"x": 0.8, "y": 1.25}, "fn(x, y) = tanh(x*y) * x - 3/y + relu(x + 1)",
+              driver="tape_trace"),
+    tape_call("trace", "returns_earlier", {"x": 1.5}, "fn(x): y = x*x; y + 1; return y (not the last entry)",
+              driver="tape_trace"),
+    tape_call("trace", "returns_leaf", {"x": 1.5, "y": -0.5}, "fn(x, y): x*y; return y (a leaf)", driver="tape_trace"),
+)
+
+CHECKS = [
+    Check("trace_agrees/evaluate", "trace", 2, RULE, "trace_agrees", cases=CASES),
+    Check("trace_agrees/gradients", "trace", 1, RULE, "trace_gradients", cases=CASES[:3]),
+]
+
+JUDGES = {"trace_agrees": judge_agrees, "trace_gradients": judge_gradients}
