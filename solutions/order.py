@@ -35,7 +35,7 @@ def topological_order(nodes):
                 readers[i].append(name)  # once per read, so mul u u is counted down twice
                 waiting[name] += 1
     ready = deque(name for name, count in waiting.items() if count == 0)
-    graph = []
+    graph = []  # the nodes listed so far, each after its inputs
     while ready:
         name = ready.popleft()
         op, inputs = nodes[name]

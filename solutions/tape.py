@@ -167,7 +167,7 @@ def trace(fn, leaves):
     ValueError. Two calls share nothing, and ``leaves`` is not modified.
     """
     ### BEGIN SOLUTION
-    tape = Tape()
+    tape = Tape()  # a fresh record for this call
     out = fn(**{name: tape.leaf(name, value) for name, value in leaves.items()})
     if not isinstance(out, Var) or out.tape is not tape:
         raise ValueError(f"the traced function should return a Var of its own tape, but returned {out!r}")
