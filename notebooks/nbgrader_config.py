@@ -48,6 +48,9 @@ for _steps in ("sanitize_preprocessors", "autograde_preprocessors"):
     c.Autograde[_steps] = [_IN_PLACE_OF.get(step, step) for step in Autograde.class_traits()[_steps].default()]
 # Graded records and unreadable notebooks, written by `make grade`; empty means grade on the spot.
 c.HiddenChecks.cache_dir = ""
+# The sandbox's limits (autograder/sandbox/parent.py, Limits) may be changed here, e.g.
+# c.HiddenChecks.limits = {"submission_seconds": 120.0}; c.HiddenChecks.shrink = False reports a failing
+# property example as found instead of the smallest one. Both are part of every record's cache key.
 # A grade cell the learner deleted is put back, so every grade cell gets a score.
 c.OverwriteCells.add_missing_cells = True
 
@@ -87,6 +90,10 @@ c.PercentPerDay.percent_per_day = 10
 c.Deadlines.due = {
     "lesson1_graphs": "2025-03-14 23:59:00 UTC",
     "lesson2_backward": "2025-03-28 23:59:00 UTC",
+    "lesson3_tape": "2025-04-11 23:59:00 UTC",
+    "lesson4_order": "2025-04-25 23:59:00 UTC",
+    "lesson5_memory": "2025-05-09 23:59:00 UTC",
+    "lesson6_symbolic": "2025-05-23 23:59:00 UTC",
 }
 
 # ---------------------------------------------------------------- collecting an LMS download

@@ -59,21 +59,20 @@ def timed_out():
 
 def grade_source(item):
     """Grade one source; return plain data: {check id: (score, points, summary, misconception)}."""
-    from autograder.grading.runner import Runner, grade
+    from autograder.grading.runner import grade
     from autograder.grading.submission import Chunk, Submission
     from autograder.sandbox.parent import Limits
 
-    # In this pool worker only: a property check reports the first failing example it replays instead
-    # of asking Hypothesis for the smallest one. Shrinking only makes the example in the message
-    # smaller, never changes a score, and costs about a second per entry that fails such a check;
+    # shrink=False: a property check reports the first failing example it replays instead of asking
+    # Hypothesis for the smallest one. Shrinking only makes the example in the message smaller, never
+    # changes a score, and costs about a second per entry that fails such a check;
     # tests/test_sandbox_bounds.py holds the shrunk example to what Hypothesis alone reports.
-    Runner.shrink = lambda _runner, _check, found: found
     name, (source, skipped) = item
     checks = [c for c in all_checks() if c.function not in skipped]
     # An entry that cannot finish the 200,000-node chain in hours fails deep_graph and linear_time as surely
     # when its calls are stopped after 3 s as after 8 (a call stopped for time fails linear_time, whatever its limit).
     limits = Limits(longest_call_seconds=3.0) if name in timed_out() else Limits()
-    result = grade(Submission(name, [Chunk(name, source)]), checks, limits)
+    result = grade(Submission(name, [Chunk(name, source)]), checks, limits, shrink=False)
     return name, {
         r.check.id: (r.score, r.check.points, r.failure.summary if r.failure else "", r.misconception)
         for r in result.results

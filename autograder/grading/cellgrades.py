@@ -12,6 +12,7 @@ of exactly those: the same code is graded once, and a change to any of them
 """
 
 import functools
+import dataclasses
 import hashlib
 import json
 import time
@@ -22,6 +23,7 @@ from autograder.course import active
 from autograder.course.lessons import function_of
 from autograder.course.paths import ROOT
 from autograder.files import write_atomic
+from autograder.sandbox.parent import Limits
 from autograder.grading import answers, feedback, report
 from autograder.grading.submission import Submission, SubmissionError, from_notebook_json
 from exercises import notebook
@@ -72,9 +74,10 @@ def chunks_of(nb, filename, test_ids):
     return submission.chunks, submission.notes
 
 
-def record_key(chunks, points, notes=()):
-    """The cache key of a record: the code, the grade cells and points, the grading code."""
+def record_key(chunks, points, notes=(), settings=None):
+    """The cache key of a record: the code, the grade cells and points, the grading code and its settings."""
     payload = {
+        "settings": settings or {},
         "version": VERSION,
         "grading": fingerprint(),
         "points": sorted(points.items()),
@@ -138,8 +141,21 @@ def _answer_test(grade_id, cell):
     }
 
 
-def grade_record(chunks, points, notes=(), origin="notebook"):
-    """Grade the code for the grade cells in ``points`` ({grade_id: points}); return the record."""
+def limits_of(settings):
+    """The sandbox's Limits with the course config's overrides (c.HiddenChecks.limits) applied."""
+    overrides = dict((settings or {}).get("limits", {}))
+    unknown = sorted(set(overrides) - {f.name for f in dataclasses.fields(Limits)})
+    if unknown:
+        fields = ", ".join(f.name for f in dataclasses.fields(Limits))
+        raise ValueError(f"c.HiddenChecks.limits names {', '.join(unknown)}, which are not limits; the limits are {fields}")
+    return Limits(**overrides)
+
+
+def grade_record(chunks, points, notes=(), origin="notebook", settings=None):
+    """Grade the code for the grade cells in ``points`` ({grade_id: points}); return the record.
+
+    ``settings``: the HiddenChecks settings of the course config ({"limits": {...}, "shrink": bool}).
+    """
     from autograder.grading.runner import grade
 
     all_checks = active.part("checks").all_checks
@@ -147,8 +163,9 @@ def grade_record(chunks, points, notes=(), origin="notebook"):
     functions = {function_of(g) for g in points} - {""}
     checks = [c for c in all_checks() if c.function in functions]
     # One sandbox session per notebook: the answer cells' variables, then the hidden checks.
-    graded = grade(Submission(Path(origin), list(chunks), list(notes)), checks,
-                   first=lambda sandbox: answers.judge_in(sandbox, list(points)))
+    settings = settings or {}
+    graded = grade(Submission(Path(origin), list(chunks), list(notes)), checks, limits_of(settings),
+                   first=lambda sandbox: answers.judge_in(sandbox, list(points)), shrink=settings.get("shrink", True))
     problems = feedback.load_problems(graded)
     shown = feedback.load_problems(graded, unanswered=False)  # under a function cell: the answer cells say the rest
     verdicts = graded.also

@@ -66,8 +66,9 @@ class Runner:
     own limit, so a submission that is slow everywhere holds a worker for that long at most.
     """
 
-    def __init__(self, sandbox):
+    def __init__(self, sandbox, shrink=True):
         self.sandbox = sandbox
+        self.shrinking = shrink  # False: a failing property example is reported as replayed, not made smallest
         self.struck = set()  # functions that timed out once: later calls get the limits' struck seconds
 
     def call(self, case):
@@ -123,7 +124,7 @@ class Runner:
             failure = judge(check, case, self.call(case))
             if failure is None:
                 continue
-            if failure.status in HARD or failure.status == "out_of_time":
+            if failure.status in HARD or failure.status == "out_of_time" or not self.shrinking:
                 return failure
             return self.shrink(check, failure)
         return None
@@ -260,8 +261,11 @@ def drawn_examples(check):
     return cached[1]
 
 
-def grade(submission: Submission, checks=None, limits=Limits(), first=None) -> Grade:
+def grade(submission: Submission, checks=None, limits=Limits(), first=None, shrink=True) -> Grade:
     """Grade one submission on every check (or the given ones).
+
+    ``shrink=False`` reports a failing property example as found, without asking Hypothesis for the
+    smallest one: a score never depends on it, only the example the message shows.
 
     ``first(sandbox)``, if given, runs before the checks in the same sandbox session (one child, the learner's
     code loaded once; nothing a check calls can have changed the module yet), and what it returns is the
@@ -272,7 +276,7 @@ def grade(submission: Submission, checks=None, limits=Limits(), first=None) -> G
     results = []
     with Sandbox(submission.chunks, limits) as sandbox:
         also = first(sandbox) if first is not None else None
-        runner = Runner(sandbox)
+        runner = Runner(sandbox, shrink)
         for check in checks:
             failure = runner.run(check)
             result = CheckResult(check, 0.0 if failure else check.points, failure)

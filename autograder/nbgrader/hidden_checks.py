@@ -37,7 +37,7 @@ from nbformat.v4 import new_output
 from nbgrader import utils
 from nbgrader.api import Gradebook
 from nbgrader.preprocessors import NbGraderPreprocessor
-from traitlets import Unicode
+from traitlets import Bool, Dict, Unicode
 
 from autograder.grading import cellgrades
 
@@ -78,6 +78,17 @@ def cell_outputs(outcome):
     return outputs
 
 
+def settings_of(limits, shrink):
+    """The HiddenChecks settings that decide a grade, as plain data (the batch reads them from the course config)."""
+    return {"limits": dict(limits), "shrink": bool(shrink)}
+
+
+def course_settings(config):
+    """settings_of() from a loaded course config (its c.HiddenChecks section)."""
+    section = config.get("HiddenChecks", {})
+    return settings_of(section.get("limits", {}), section.get("shrink", True))
+
+
 class HiddenChecks(NbGraderPreprocessor):
     """Score every grade cell from the hidden checks instead of executing the notebook."""
 
@@ -85,6 +96,18 @@ class HiddenChecks(NbGraderPreprocessor):
         "",
         help="Folder of graded records and problems.json written by autograder.pipeline.batch; '' grades on the spot.",
     ).tag(config=True)
+    limits = Dict(
+        {},
+        help="Overrides of the sandbox's limits (autograder/sandbox/parent.py, Limits), e.g. {'submission_seconds': 120}.",
+    ).tag(config=True)
+    shrink = Bool(
+        True,
+        help="Let Hypothesis shrink a failing property example to the smallest one before feedback shows it.",
+    ).tag(config=True)
+
+    def settings(self):
+        """What of this configuration decides a grade: part of every record's cache key."""
+        return settings_of(self.limits, self.shrink)
 
     def preprocess(self, nb, resources):
         info = resources["nbgrader"]
@@ -96,11 +119,11 @@ class HiddenChecks(NbGraderPreprocessor):
             record = cellgrades.problem_record(problem, points, filename)
         else:
             chunks, notes = cellgrades.chunks_of(nb, filename, tests)
-            key = cellgrades.record_key(chunks, points, notes)
+            key = cellgrades.record_key(chunks, points, notes, self.settings())
             record = cellgrades.load_record(self.cache_dir, key) if self.cache_dir else None
             if record is None:
                 self.log.info("Grading %s of %s with the hidden checks", filename, info["student"])
-                record = cellgrades.grade_record(chunks, points, notes, filename)
+                record = cellgrades.grade_record(chunks, points, notes, filename, self.settings())
                 if self.cache_dir:
                     cellgrades.save_record(self.cache_dir, key, record)
         for cell in nb.cells:

@@ -75,6 +75,7 @@ from autograder.course import active
 from autograder.course.lessons import LESSONS, function_of
 from autograder.files import sha, write_atomic, write_if_changed
 from autograder.grading import cellgrades
+from autograder.nbgrader import hidden_checks
 from autograder.nbgrader.course_folder import BatchError, Course, remove
 from autograder.pipeline import cohort_report, handins
 from autograder.pipeline import collect as download
@@ -123,13 +124,13 @@ def _outcome(future):
 
 def _grade_job(job):
     """Grade one notebook in a worker: (record key, record or None, seconds the hidden checks took, error)."""
-    key, root, relative, points, tests = job
+    key, root, relative, settings, points, tests = job
     name = relative.rsplit("/", 1)[1]
     try:
         nb = json.loads((Path(root) / "submitted" / relative).read_text(encoding="utf-8"))
         chunks, notes = cellgrades.chunks_of(nb, name, tests)
         started = time.perf_counter()
-        record = cellgrades.grade_record(chunks, points, notes, name)
+        record = cellgrades.grade_record(chunks, points, notes, name, settings)
         return key, record, round(time.perf_counter() - started, 3), ""
     except Exception as err:  # noqa: BLE001 - one notebook's failure must not stop the others
         return key, None, 0.0, f"{type(err).__name__}: {err}"
@@ -153,6 +154,11 @@ def pregrade(course, workers=WORKERS):
     """
     cells = course.grade_cells()
     problems = course.problems()
+    settings = hidden_checks.course_settings(course.config())  # c.HiddenChecks.limits and .shrink
+    try:
+        cellgrades.limits_of(settings)
+    except ValueError as err:
+        raise BatchError(f"{course.root / 'nbgrader_config.py'}: {err}") from None
     keys, todo = {}, {}
     for (student, assignment), relatives in sorted(course.submissions().items()):
         points, tests = cells[assignment]
@@ -163,7 +169,7 @@ def pregrade(course, workers=WORKERS):
             name = relative.rsplit("/", 1)[1]
             nb = json.loads((course.root / "submitted" / relative).read_text(encoding="utf-8"))
             chunks, notes = cellgrades.chunks_of(nb, name, tests)
-            key = cellgrades.record_key(chunks, points, notes)
+            key = cellgrades.record_key(chunks, points, notes, settings)
             keys[relative] = key
             if key not in todo and cellgrades.load_record(course.cache, key) is None:
                 todo[key] = (relative, assignment)
@@ -176,7 +182,7 @@ def pregrade(course, workers=WORKERS):
             return -sum(checks_per_function[function_of(grade_id)] for grade_id in points), -len(points)
 
         ordered = sorted(todo.items(), key=longest_first)
-        jobs = ((key, str(course.root), relative, *cells[assignment]) for key, (relative, assignment) in ordered)
+        jobs = ((key, str(course.root), relative, settings, *cells[assignment]) for key, (relative, assignment) in ordered)
         bar = Progress("hidden checks", len(ordered), course.stream)
         from autograder.grading.runner import warm  # grading's imports only when there is something to grade
 
