@@ -26,6 +26,7 @@ from tests.conftest import ROOT
 HOSTILE = ROOT / "tests" / "hostile"
 MARKER = "graphkit-hostile-"
 SMALL_GRAPH = [["p", "mul", ["a", "b"]], ["z", "add", ["p", "c"]]]
+GRAPH_FUNCTIONS = ("evaluate", "inputs_of", "users_of", "backward")
 NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
 
 WITH_THE_NONCE = '''
@@ -109,6 +110,8 @@ def test_every_right_answer_fits_its_calls_bound():
         if check.strategy is not None or callable(check.cases):  # large inputs built on demand: see below
             continue
         for case in check.inputs():
+            if case.fn not in GRAPH_FUNCTIONS or case.driver:  # the reference of the other lessons answers through drivers
+                continue
             try:
                 answer = reference_answer(case)
             except ValueError:

@@ -472,7 +472,7 @@ class Sandbox:
             request["build"] = built
         keys = args[1] if len(args) > 1 and type(args[1]) is dict else None  # a reply may give just their values
         echoed = bool(flags.get("return_args") or flags.get("mutate_result"))
-        bound = reply_bounds.of_call(args, kwargs, built, echoed)
+        bound = reply_bounds.of_call(args, kwargs, built, echoed, driven="driver" in flags)
         started, cpu_before = time.perf_counter(), (self._cpu_seconds() if measure_cpu else 0.0)
         seconds = min(seconds or self.limits.call_seconds, self.limits.longest_call_seconds)
         reply = self._exchange(request, seconds, STATUSES, keys, bound)

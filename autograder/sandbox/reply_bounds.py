@@ -10,7 +10,9 @@ An answer names at most the call's names, each with a number: a dict of node val
 gradients, a list of names. So a call may be answered with REPLY_FACTOR times its names as
 JSON (each name with NUMBER_BYTES for its number and separators), plus a fixed allowance for
 the status, the time and an error's fields; a call that asks for its arguments back may add
-their whole text again. The load reply holds at most LOAD_ERRORS errors of short fields.
+their whole text again. A call a course driver answers (a public program run against the
+learner's module, which may record more names than it was given) may add DRIVEN. The load reply
+holds at most LOAD_ERRORS errors of short fields.
 """
 
 import json
@@ -35,6 +37,7 @@ class Bound:
 
 
 FIXED = Bound(REPLY_ALLOWANCE, ITEM_ALLOWANCE)  # a call without names, such as an answer cell's variable
+DRIVEN = Bound(4 << 20, 400_000)  # what a course driver's answer may hold beyond the call's names (a recorded trace)
 
 
 def items_in(text):
@@ -92,8 +95,9 @@ def of_echo(args):
 _BUILT = {}  # {a built input's description as JSON: its names' bound}: the child builds the same input every time
 
 
-def of_call(args, kwargs=None, built=None, echoed=False):
-    """The bound on a reply to fn(*args, **kwargs); `built` (a description builders.build turns into args) is cached."""
+def of_call(args, kwargs=None, built=None, echoed=False, driven=False):
+    """The bound on a reply to fn(*args, **kwargs); `built` (a description the course's build turns into args) is
+    cached; `echoed` when the call gives its arguments back, `driven` when a course driver answers it."""
     if built is not None:
         key = json.dumps([built, kwargs or {}], sort_keys=True)
         if key not in _BUILT:
@@ -101,7 +105,9 @@ def of_call(args, kwargs=None, built=None, echoed=False):
         bound = _BUILT[key]
     else:
         bound = of_names(names_of(args, kwargs))
-    return bound + of_echo(args) if echoed else bound
+    if echoed:
+        bound += of_echo(args)
+    return bound + DRIVEN if driven else bound
 
 
 def of_load(chunks):
