@@ -32,15 +32,15 @@ test: $(READY)
 test-fast: $(READY)
 	$(BIN)/python -m pytest --impl=solutions -m "not slow" $(PARALLEL)
 
-## make check [TASK=evaluate|inputs_of|users_of|backward]: public tests on your code in exercises/
+## make check [TASK=name]: public tests on your code in exercises/ (the tasks: exercises/tasks.py)
 check: $(READY)
 	$(BIN)/python -m pytest exercises/tests $(if $(TASK),-m task_$(TASK))
 
-## make stubs: regenerate exercises/graph.py from the reference
+## make stubs: regenerate the stubs in exercises/ (one per module of solutions/) and exercises/tasks.py
 stubs: $(READY)
 	$(BIN)/python -m autograder.authoring.stubs
 
-## make notebooks: regenerate the nbgrader source notebooks from solutions/graph.py and notebooks/lessons/
+## make notebooks: regenerate the nbgrader source notebooks from notebooks/lessons/ and solutions/
 notebooks: $(READY)
 	$(BIN)/python -m autograder.authoring.lessons
 
