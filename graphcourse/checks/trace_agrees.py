@@ -4,7 +4,7 @@ import math
 
 from autograder.grading.compare import Failure, no_answer, short
 from graphcourse.checks import Check
-from graphcourse.checks.tape_records import TOLERANCE, expected, tape_call
+from graphcourse.checks.tape_records import TOLERANCE, tape_call
 from solutions import graph as sweeps
 
 RULE = (
@@ -15,18 +15,17 @@ RULE = (
 FD_TOL, STEP = 1e-4, 1e-6  # as finite_difference_agreement
 
 
-def trace_parts(case, reply):
-    """((graph as tuples, values, output), None) from a tape_trace reply, or (None, the Failure)."""
-    failure = no_answer(case, reply)
-    if failure:
-        return None, failure
-    got = reply.get("value")
+def as_trace(got):
+    """(graph as tuples, values, output) from a [graph, values, output] the driver sent, or None if it is not one."""
     if (type(got) is not list or len(got) != 3 or type(got[0]) is not list or type(got[1]) is not dict
             or not all(type(e) is list and len(e) == 3 and type(e[2]) is list for e in got[0])):
-        return None, Failure(case, f"trace should return (graph, values, output), a graph of (name, op, inputs), a "
-                                   f"dict and a name, but returned {short(got)}")
-    graph = [(name, op, list(inputs)) for name, op, inputs in got[0]]
-    return (graph, got[1], got[2]), None
+        return None
+    return [(name, op, list(inputs)) for name, op, inputs in got[0]], got[1], got[2]
+
+
+def not_a_trace(case, got):
+    return Failure(case, f"trace should return (graph, values, output): a graph of (name, op, inputs), a dict and a "
+                         f"name, but returned {short(got)}")
 
 
 def output_value(program, leaves):
@@ -34,34 +33,50 @@ def output_value(program, leaves):
     from graphcourse.drivers.tape import tape_trace
     from solutions import tape
 
-    graph, values, output = tape_trace(tape, program, leaves)
+    _graph, values, output = tape_trace(tape, program, leaves)
     return values[output]
 
 
-def agreement_failure(case, reply):
-    """None when the trace evaluates to its values and its output holds fn's value; else the Failure."""
-    parts, failure = trace_parts(case, reply)
-    if failure:
-        return None, failure
+def run_failure(case, parts, program, leaves, what="trace"):
+    """None when a trace of ``program`` at ``leaves`` is a record of that run: evaluate on its graph gives back its
+    values, and its output holds fn's value. How the entries are named and listed is Var's business, not trace's."""
     graph, values, output = parts
     nodes = {name for name, _op, _inputs in graph}
     start = {name: value for name, value in values.items() if name not in nodes}
     try:
         again = sweeps.evaluate(graph, start)
     except Exception as err:  # noqa: BLE001 - a graph of the learner's that lesson 1's evaluate cannot run
-        return None, Failure(case, f"evaluate cannot run the traced graph from its leaves and constants "
-                                   f"({type(err).__name__}: {short(str(err), 120)})")
-    wrong = next((name for name in values if name not in again or not math.isclose(
-        again[name], values[name], rel_tol=TOLERANCE, abs_tol=TOLERANCE)), None) if again.keys() == values.keys() else ""
+        return Failure(case, f"evaluate cannot run the graph of the {what} from its leaves and constants "
+                             f"({type(err).__name__}: {short(str(err), 120)})")
+    if again.keys() != values.keys():
+        return Failure(case, f"evaluate on the {what}'s graph names {short(sorted(again))}, but its values name "
+                             f"{short(sorted(values))}")
+    wrong = next((name for name in values if not is_close(again[name], values[name])), None)
     if wrong is not None:
-        said = f"gives {wrong} = {again.get(wrong)!r}, but values holds {values[wrong]!r}" if wrong else (
-            f"names {short(sorted(again))}, but values names {short(sorted(values))}")
-        return None, Failure(case, f"evaluate(graph, its leaves and constants) {said}")
-    want = expected(case)
-    if output not in values or not math.isclose(values[output], want[1][want[2]], rel_tol=TOLERANCE, abs_tol=TOLERANCE):
-        return None, Failure(case, f"fn returned the Var {want[2]!r} holding {want[1][want[2]]!r}, but trace gave the "
-                                   f"output {short(output)}" + (f" holding {values[output]!r}" if output in values else ""))
-    return parts, None
+        return Failure(case, f"evaluate on the {what}'s graph gives {wrong} = {again[wrong]!r}, but its values hold "
+                             f"{values[wrong]!r}")
+    want = output_value(program, leaves)
+    if type(output) is not str or output not in values or not is_close(values[output], want):
+        held = f" holding {values[output]!r}" if type(output) is str and output in values else ""
+        return Failure(case, f"fn returns a Var holding {want!r}, but the {what}'s output is {short(output)}{held}")
+    return None
+
+
+def is_close(got, want):
+    numbers = (int, float)
+    return type(got) in numbers and type(want) in numbers and math.isclose(got, want, rel_tol=TOLERANCE, abs_tol=TOLERANCE)
+
+
+def agreement_failure(case, reply):
+    """((graph, values, output), None) when a tape_trace reply records its run (run_failure); else (None, the Failure)."""
+    failure = no_answer(case, reply)
+    if failure:
+        return None, failure
+    parts = as_trace(reply.get("value"))
+    if parts is None:
+        return None, not_a_trace(case, reply.get("value"))
+    failure = run_failure(case, parts, *case.args)
+    return (None, failure) if failure else (parts, None)
 
 
 def judge_agrees(check, case, reply):

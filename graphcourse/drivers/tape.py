@@ -116,9 +116,9 @@ def tape_returns_number(x):
 
 
 def tape_negations(x):  # 10,000 operations in a chain
-    for _ in range(10_000):
+    for _ in range(9_999):
         x = -x
-    return x
+    return x * 2
 
 
 TAPE_PROGRAMS = {name[len("tape_"):]: fn for name, fn in dict(globals()).items()

@@ -25,7 +25,9 @@ class Var:
                 inputs.append(tape.leaf(f"k{tape.constants}", operand).name)
                 tape.constants += 1
         value = OPS[op](*(tape.values[i] for i in inputs))
-        name = f"t{sum(entry[1] == op for entry in tape.graph)}"  # counted among the entries of its own op
+        counts = tape.__dict__.setdefault("per_op", {})  # a count for each op, as if each kind had its own names
+        name = f"t{counts.get(op, 0)}"
+        counts[op] = counts.get(op, 0) + 1
         tape.values[name] = value
         tape.graph.append((name, op, inputs))
         return Var(tape, name)
