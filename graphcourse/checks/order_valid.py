@@ -63,8 +63,10 @@ def entries_of(case, reply):
             shown = item[0] if type(item) is list and item and type(item[0]) is str else short(item)
             return None, Failure(case, f"entry {k} of the result should be (name, op, inputs): a name, an op and a list "
                                        f"of names, all strings, got {short(shown, 120)}")
-        name, op, *inputs = item.split(SEPARATOR)
-        entries.append((name, op, inputs))
+        words = item.split(SEPARATOR)
+        if len(words) < 2:
+            return None, Failure(case, f"entry {k} of the result should be (name, op, inputs), got {short(item, 120)}")
+        entries.append((words[0], words[1], words[2:]))
     return entries, None
 
 

@@ -2,7 +2,7 @@
 
 import math
 
-from autograder.grading.compare import Failure, no_answer, short
+from autograder.grading.compare import Failure, is_number, no_answer, short
 from graphcourse.checks import Check
 from graphcourse.checks.tape_records import TOLERANCE, tape_call
 from solutions import graph as sweeps
@@ -41,8 +41,12 @@ def run_failure(case, parts, program, leaves, what="trace"):
     """None when a trace of ``program`` at ``leaves`` is a record of that run: evaluate on its graph gives back its
     values, and its output holds fn's value. How the entries are named and listed is Var's business, not trace's."""
     graph, values, output = parts
+    odd = next((name for name, value in values.items() if not is_number(value)), None)
+    if odd is not None:
+        return Failure(case, f"the {what}'s values should map names to numbers, but {short(odd)} holds "
+                             f"{short(values[odd])}")
     nodes = {name for name, _op, _inputs in graph}
-    start = {name: value for name, value in values.items() if name not in nodes}
+    start = {name: float(value) for name, value in values.items() if name not in nodes}  # floats: no giant ints here
     try:
         again = sweeps.evaluate(graph, start)
     except Exception as err:  # noqa: BLE001 - a graph of the learner's that lesson 1's evaluate cannot run
@@ -88,7 +92,9 @@ def judge_gradients(check, case, reply):
     if failure:
         return failure
     graph, values, output = parts
-    grads = sweeps.backward(graph, values, output)
+    nodes = {name for name, _op, _inputs in graph}
+    grads = sweeps.backward(graph, sweeps.evaluate(graph, {n: float(v) for n, v in values.items() if n not in nodes}),
+                            output)
     program, leaves = case.args
     for leaf in leaves:
         up = output_value(program, {**leaves, leaf: leaves[leaf] + STEP})
