@@ -43,11 +43,17 @@ from autograder.sandbox.parent import Sandbox
 from autograder.grading.submission import Chunk, Submission
 from autograder.tools import cohorts, marked, stock
 from autograder.course import active
-from autograder.course.paths import reference_source
+from autograder.course.lessons import module_of
+from autograder.course.paths import REFERENCE
 
 # The course's parts the bench measures with (autograder/course/active.py), and the reference it grades.
 checks, demo, edges = active.part("checks"), active.part("demo"), active.part("bench")
-SOURCE = reference_source()
+SOURCE = REFERENCE.read_text(encoding="utf-8")  # the submission the bench grades: the reference module
+
+
+def module_checks():
+    """The checks of the reference module's functions: what grading that module as a hand-in runs."""
+    return [c for c in checks.all_checks() if module_of(c.function) == REFERENCE.stem]
 PAGE = ROOT / "docs" / "performance.md"  # its "bench" block holds the last complete run's output
 SMALL_GRAPH = [["p", "mul", ["a", "b"]], ["z", "add", ["p", "c"]]]
 
@@ -77,7 +83,7 @@ def family_seconds():
     totals = {}
     with Sandbox([Chunk("reference", SOURCE)]) as sandbox:
         runner = Runner(sandbox)
-        for check in checks.all_checks():
+        for check in module_checks():
             started = time.perf_counter()
             runner.run(check)
             totals[check.family] = totals.get(check.family, 0.0) + time.perf_counter() - started
@@ -159,14 +165,14 @@ def hidden_check_figures():
     print(f"sandbox: {isolation.probe()[0]}; CPU time counted {'by cgroup' if isolation.cgroup_base() else 'from /proc'}")
     print(f"child start (isolated, code loaded): {child_start_seconds() * 1000:.1f} ms")
     print(f"small call round trip (median of 500): {small_call_seconds() * 1e6:.0f} us")
-    first = grade(Submission("warm-up", [Chunk("reference", SOURCE)]))  # examples drawn, reference timed, answers cached
+    first = grade(Submission("warm-up", [Chunk("reference", SOURCE)]), module_checks())  # examples drawn, reference timed, answers cached
     print(f"first submission in this process (examples drawn, reference timed): {first.seconds:.2f} s")
     runs, cpu = [], []
     for _ in range(3):
         before = _cpu_seconds()
-        runs.append(grade(Submission("reference", [Chunk("reference", SOURCE)])).seconds)
+        runs.append(grade(Submission("reference", [Chunk("reference", SOURCE)]), module_checks()).seconds)
         cpu.append(_cpu_seconds() - before)
-    print(f"one full submission, {len(checks.all_checks())} checks (median of 3): {statistics.median(runs):.2f} s, "
+    print(f"one full submission of {REFERENCE.name}, {len(module_checks())} checks (median of 3): {statistics.median(runs):.2f} s, "
           f"of which the grader's own CPU time {statistics.median(cpu):.2f} s")
     for family, seconds in sorted(family_seconds().items(), key=lambda item: -item[1]):
         print(f"  {family:<30} {seconds:.3f} s")
