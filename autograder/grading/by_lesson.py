@@ -140,13 +140,13 @@ def _screened(submission):
     return Submission(submission.origin, chunks, submission.notes + notes)
 
 
-def _functions_part(submission, module=""):
-    """The submission's code graded on the course's functions: those of ``module`` alone, when it is a lesson module."""
+def _functions_part(submission, *modules):
+    """The submission's code graded on the course's functions: those of ``modules`` alone, when they are lesson modules."""
     from autograder.grading.runner import grade  # imported late: it loads Hypothesis and the checks
 
     checks = active.part("checks").all_checks()
-    if any(module_of(check.function) == module for check in checks):
-        checks = [check for check in checks if module_of(check.function) == module]
+    if any(module_of(check.function) in modules for check in checks):
+        checks = [check for check in checks if module_of(check.function) in modules]
     graded = grade(submission, checks)
     return Part("functions", str(submission.origin), report.results_json(graded))
 
@@ -225,7 +225,8 @@ def _grade_folder(folder, graded):
                                   "in your lesson notebook(s) or your module(s) from exercises/")
         pairs = drop_unwritten_stubs([(c.label, c.code) for c in extra])
         submission = Submission(folder, [Chunk(label, code) for label, code in pairs], problems)
-        graded.parts.append(_functions_part(submission))
+        # Lesson modules (graph.py, tape.py) are graded on their lessons' functions; other code on every one.
+        graded.parts.append(_functions_part(submission, *{p.stem for p in modules if p not in links}))
         return
     graded.notes += problems
     for lesson in LESSONS:  # lesson order
