@@ -7,7 +7,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from exercises import strategies
-from exercises.tests.test_saved_for_backward import expected_saved
 
 pytestmark = pytest.mark.task_stale_reads
 MODULE = "memory"
@@ -72,14 +71,42 @@ def test_stale_reads_leaves_arguments_unchanged(impl):
 
 
 @given(data=st.data())
-def test_stale_reads_random_graphs(impl, data):
-    """On random graphs and replacements, exactly the nodes that saved a value replaced at or after them."""
+def test_stale_reads_random_graphs(impl, earlier, data):
+    """On random graphs and replacements, checked against what your saved_for_backward says each node saves:
+    - a node listed for one replacement saves the replaced name and ran at or before the replacement;
+    - a replacement after the last node makes stale exactly the nodes that save that name;
+    - several replacements make stale the nodes that one of them makes stale, in graph order, each once."""
+    impl.stale_reads([("y", "mul", ["x", "x"])], [])  # before drawing anything: a task not written yet fails at once
     graph, leaves = data.draw(strategies.graphs(max_leaves=3, max_nodes=8), label="graph")
-    names = list(leaves) + [name for name, _op, _inputs in graph]
+    names = list(leaves) + [entry[0] for entry in graph]
     overwritten = data.draw(st.lists(st.tuples(st.integers(0, len(graph) - 1), st.sampled_from(names)), max_size=4),
                             label="overwritten")
-    saved = expected_saved(graph)
-    want = [name for position, (name, _op, _inputs) in enumerate(graph)
-            if any(n in saved[name] and at >= position for at, n in overwritten)]
-    check(impl, overwritten, want, "a node is stale when a name it saves is replaced at or after its position",
-          graph=graph)
+    saved = earlier("memory", "saved_for_backward")(graph)
+    position = {entry[0]: k for k, entry in enumerate(graph)}
+
+    def stale(replacements):
+        got = impl.stale_reads(graph, replacements)
+        what = f"stale_reads({graph}, {replacements})"
+        assert isinstance(got, list), f"{what} should return a list, but returned {type(got).__name__}: {got!r}"
+        assert all(name in position for name in got), f"{what}: {got} lists names that are not nodes of the graph"
+        assert got == sorted(set(got), key=position.get), f"{what}: {got} should list each node once, in graph order"
+        return got
+
+    for at, replaced in overwritten:
+        for name in stale([(at, replaced)]):
+            assert replaced in saved[name] and position[name] <= at, (
+                f"stale_reads({graph}, {[(at, replaced)]}) lists {name!r}, at position {position[name]}, which saves "
+                f"{saved[name]} (your saved_for_backward): it is stale only if it saves {replaced!r} and ran at or before "
+                f"position {at}")
+    last = len(graph) - 1
+    for replaced in names:
+        want = [name for name, _op, _reads in graph if replaced in saved[name]]
+        got = stale([(last, replaced)])
+        assert got == want, (
+            f"stale_reads({graph}, {[(last, replaced)]}): {replaced!r} was replaced after every node ran, so every node "
+            f"that saves it (by your saved_for_backward: {want}) is stale; got {got}")
+    singles = {name for replacement in overwritten for name in stale([replacement])}
+    want = [entry[0] for entry in graph if entry[0] in singles]
+    got = stale(overwritten)
+    assert got == want, (
+        f"stale_reads({graph}, {overwritten}): the nodes stale for one of the replacements are {want}, got {got}")

@@ -32,11 +32,11 @@ def assert_valid_order(got, nodes, what):
         position[name] = k
     missing = [name for name in nodes if name not in position]
     assert not missing, f"{what}: {len(missing)} node(s) are not listed, for example {missing[0]!r}"
-    for name, _op, inputs in got:
-        for i in inputs:
-            if i in nodes:
-                assert position[i] < position[name], (
-                    f"{what}: {name!r} (at {position[name]}) reads {i!r}, which comes later (at {position[i]}); "
+    for name, _op, reads in got:
+        for read in reads:
+            if read in nodes:
+                assert position[read] < position[name], (
+                    f"{what}: {name!r} (at {position[name]}) reads {read!r}, which comes later (at {position[read]}); "
                     "every node must come after the nodes it reads"
                 )
 

@@ -4,7 +4,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exercises.tests.tapes import assert_graph, assert_same_values, evaluate, expected_tape, programs, run, show
+from exercises.tests.tapes import (
+    FIXED_IDS,
+    FIXED_PROGRAMS,
+    assert_evaluate_gives_back,
+    assert_graph,
+    assert_records_the_program,
+    assert_same_values,
+    programs,
+    run,
+    show,
+)
 
 pytestmark = pytest.mark.task_trace
 MODULE = "tape"
@@ -54,6 +64,18 @@ def test_every_call_starts_a_fresh_tape(impl):
     assert_graph(second[0], [("t0", "add", ["y", "k0"])], "the second of two traces")
     assert_same_values(second[1], {"y": 5, "k0": 1, "t0": 6}, "the second of two traces")
     assert first[0] == first_graph, f"tracing again changed the first trace's graph: it is now {first[0]!r}"
+
+
+def test_the_output_is_the_var_fn_returns_not_the_last_entry(impl):
+    """fn may compute more after the value it returns: the output names the returned Var, t0, not the last entry t1."""
+    def fn(x):
+        y = x * x
+        y + 1  # recorded, but not returned
+        return y
+
+    graph, values, output = impl.trace(fn, {"x": 3.0})
+    assert_graph(graph, [("t0", "mul", ["x", "x"]), ("t1", "add", ["t0", "k0"])], "trace(y = x * x; y + 1; return y)")
+    assert output == "t0", f"trace(y = x * x; y + 1; return y): the output should be 't0', the Var fn returns, got {output!r}"
 
 
 def test_a_result_that_is_not_a_var_raises(impl):
@@ -116,17 +138,26 @@ def test_a_deep_chain_of_10000_operations(impl):
     assert values[output] == 1.0, f"an even number of negations gives back x = 1.0, got {values[output]!r}"
 
 
+@pytest.mark.parametrize("source, fn, leaves, want_graph, want_values", FIXED_PROGRAMS, ids=FIXED_IDS)
+def test_small_programs_trace_to_the_tape_written_out_by_hand(impl, source, fn, leaves, want_graph, want_values):
+    """trace of small programs mixing every op, numbers on either side and values read several times."""
+    graph, values, output = impl.trace(fn, leaves)
+    what = f"trace of {source} at {leaves}"
+    assert_graph(graph, want_graph, what)
+    assert_same_values(values, want_values, what)
+    assert output == want_graph[-1][0], f"{what}: the output should be {want_graph[-1][0]!r}, got {output!r}"
+
+
 @given(data=st.data())
-def test_the_trace_agrees_with_evaluate(impl, data):
-    """On random programs, lesson 1's evaluate of the traced graph, from the leaves and constants, gives back its values."""
+def test_the_trace_agrees_with_evaluate(impl, earlier, data):
+    """On random programs: one entry per operation, t0, t1, ... in order, each reading what its operation reads, and
+    your lesson-1 evaluate of the traced graph, from the leaves and constants, gives back its values."""
     impl.trace(lambda x: -x, {"x": 1.0})  # before drawing anything: a task not written yet fails at once
+    evaluate = earlier("graph", "evaluate")
     steps, leaves = data.draw(programs(), label="program")
     graph, values, output = impl.trace(lambda **variables: run(steps, variables), leaves)
     what = f"trace of {show(steps)} at {leaves}"
-    want_graph, want_values = expected_tape(steps, leaves)
-    assert_graph(graph, want_graph, what)
-    nodes = {name for name, _op, _inputs in graph}
-    start = {name: value for name, value in values.items() if name not in nodes}
-    assert_same_values(evaluate(graph, start), values, f"{what}: evaluate(graph, leaves and constants) against values")
-    assert_same_values(values, want_values, what)
-    assert output == want_graph[-1][0], f"{what}: the output should be {want_graph[-1][0]!r}, got {output!r}"
+    assert_records_the_program(graph, values, steps, leaves, what)
+    last = f"t{len(steps) - 1}"
+    assert output == last, f"{what}: the output should be {last!r}, the name of the Var the program returns, got {output!r}"
+    assert_evaluate_gives_back(evaluate, graph, values, what)
