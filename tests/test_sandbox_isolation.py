@@ -316,29 +316,42 @@ import json, os, sys, time
 sys.path.insert(0, {root!r})
 from autograder.grading.submission import load
 from autograder.sandbox import isolation
-from autograder.sandbox.parent import Sandbox
+from autograder.sandbox.parent import Limits, Sandbox
+
+
+def marked():
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            if entry.isdigit() and int(entry) != os.getpid() and {marker!r}.encode() in open(f"/proc/{{entry}}/cmdline", "rb").read():
+                found.append(entry)
+        except OSError:
+            pass
+    return found
+
+
 out = {{"uid": os.getuid()}}
+limits = Limits(memory_bytes=256 << 20, sandbox_memory_bytes=1 << 30)  # four processes even with no memory cgroup
 try:
-    with Sandbox(load({hostile!r}).chunks) as sandbox:
+    with Sandbox(load({hostile!r}).chunks, limits) as sandbox:
         out["mode"] = isolation.mode()
         out["reply"] = sandbox.call("users_of", [[["p", "mul", ["a", "b"]], ["z", "add", ["p", "c"]]], "p"])
+        deadline = time.monotonic() + 3
+        while not marked() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        out["seen"] = marked()
 except isolation.IsolationError as err:
     out["refused"] = str(err)
-out["left"] = []
-for entry in os.listdir("/proc"):
-    try:
-        if entry.isdigit() and {marker!r}.encode() in open(f"/proc/{{entry}}/cmdline", "rb").read():
-            out["left"].append(entry)
-    except OSError:
-        pass
+out["left"] = marked()
 print("RESULT " + json.dumps(out))
 """
 
 
 def _unprivileged_python():
-    """(python, env) that uid 65534 can run with the kit's packages importable, or None."""
+    """(python, env) that uid 65534 can run with the kit's packages importable, or None: the system's python3 first,
+    whose whole installation that user can read (a venv's may point into a folder it cannot)."""
     site = os.pathsep.join(p for p in sys.path if p.endswith("site-packages") and os.path.isdir(p))
-    for python, extra in ((sys.executable, {}), ("/usr/bin/python3", {"PYTHONPATH": site})):
+    for python, extra in (("/usr/bin/python3", {"PYTHONPATH": site}), (sys.executable, {})):
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", **extra}
         check = f"import sys; sys.path.insert(0, {str(ROOT)!r}); import autograder.sandbox.parent; assert sys.version_info[:2] == {tuple(sys.version_info[:2])!r}"
         try:
@@ -368,6 +381,7 @@ def test_without_root_the_sandbox_isolates_fully_or_refuses():
         assert "sudo" in result["refused"] and "GRAPHKIT_SANDBOX=limits" in result["refused"]
     else:
         assert result["mode"] == "full" and result["reply"]["value"] == ["z"], result
+        assert result["seen"], f"the hostile file left no process: nothing was tested: {result}"
         assert not result["left"], f"a learner process outlived the sandbox: {result}"
     time.sleep(0.1)
     assert not survivors(marker)

@@ -116,9 +116,9 @@ def _full_prefix(variant, folder, uid, folder_bytes, folder_files, processes):
     if variant == "root":
         user = [f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
         owner, limit, namespaces = uid, [], []
-    else:  # the process limit is set inside the user namespace, where it counts that namespace alone
-        user = [f"--securebits={SECUREBITS}"]
-        owner, limit, namespaces = 0, [_tool("prlimit"), f"--nproc={processes}:{processes}", "--"], ["--user", "--map-root-user"]
+    else:  # the process limit is set inside the user namespace, where it counts that namespace alone: unshare too
+        user, inside = [f"--securebits={SECUREBITS}"], processes + 1
+        owner, limit, namespaces = 0, [_tool("prlimit"), f"--nproc={inside}:{inside}", "--"], ["--user", "--map-root-user"]
     return [
         _tool("unshare"), *namespaces, "--net", "--ipc", "--pid", "--fork", "--kill-child", "--mount",
         "--propagation", "private", "--mount-proc", "--",
