@@ -22,7 +22,13 @@ def as_records(nodes):
     return {name: (op, list(inputs)) for name, (op, inputs) in nodes.items()}
 
 
-CODECS = {"graph": as_graph, "records": as_records}  # the child decodes arguments with these (autograder/sandbox/child.py)
+def as_pairs(pairs):
+    """A list of pairs sent as JSON lists, as stale_reads takes its replacements: (position, name) tuples."""
+    return [tuple(pair) for pair in pairs]
+
+
+# The sandbox child decodes arguments with these (autograder/sandbox/child.py).
+CODECS = {"graph": as_graph, "records": as_records, "pairs": as_pairs}
 
 
 def chain(length, leaf="x"):

@@ -41,6 +41,12 @@ SYMPTOMS = {
     ("tree_size_deep", "raised", "RecursionError"): "tree_size calls itself on each input, so a chain of 10,000 "
     "nodes runs out of stack. One pass over the graph in its order is enough: each node's size is 1 plus the sizes "
     "of its inputs, which are known by then.",
+    ("checkpoint_linear_time", "slow", ""): "The sweep recomputes the values it needs from the leaves (or from far "
+    "back) again for every node, so its time grows with the square of the chain. Recompute each segment once, from "
+    "the checkpoint just before it, and keep its values while the sweep walks back through that segment.",
+    ("checkpoint_linear_time", "timeout", ""): "The sweep recomputes the values it needs from the leaves (or from far "
+    "back) again for every node, so its time grows with the square of the chain. Recompute each segment once, from "
+    "the checkpoint just before it, and keep its values while the sweep walks back through that segment.",
     ("order_linear_time", "timeout", ""): "The pass looks through the records again and again for a node whose inputs "
     "are all listed, so its time grows with the square of their number. Count each node's unfinished inputs once, "
     "and queue a node when its count reaches 0 (Kahn's algorithm).",

@@ -1,10 +1,8 @@
-# %% lesson notebook="memory.ipynb" draft=true
+# %% lesson notebook="memory.ipynb"
 # Lesson 5, what the sweep keeps: the source of notebooks/source/lesson5_memory/memory.ipynb.
 # `make notebooks` builds the notebook from this file and solutions/memory.py; never edit the notebook.
 # Open this file as a notebook (jupytext, VS Code) to preview it. Each cell's settings sit on its
 # `# %%` line; the format is described in autograder/course/lessons.py.
-# Until the hidden checks of saved_for_backward, stale_reads and backward_checkpointed exist this
-# lesson is a draft (draft=true above): it is read and checked, but neither built nor graded.
 # OPS and SLOPES are given (lesson 2's slope table is in its prose already); no evaluate or backward
 # is given away: the stale-value story sweeps its two nodes by hand with SLOPES.
 
@@ -194,7 +192,7 @@ STORE_KEPT = 2
 RECOMPUTE_CALLS = 3
 ### END SOLUTION
 
-# %% tests grade_id="answer_store_or_recompute" points=1 judge="equals" explain={"3": "No slope reads L: f's slope 2u reads f's input, so the store record keeps a and b only.", "2": "Nothing but w is kept, so b's slope needs a recomputed again, after a and b were recomputed (and dropped) for L's slope.", "6": "Count only what the sweep adds: the forward pass's three applications of f are not part of the answer."}
+# %% tests grade_id="answer_store_or_recompute" points=1 judge="equals" explain={"6": "Count only what the sweep adds: the forward pass's three applications of f are not part of the answer."}
 assert isinstance(STORE_KEPT, int) and isinstance(RECOMPUTE_CALLS, int), "both answers should be whole numbers (ints)"
 
 # %% [markdown]
