@@ -47,6 +47,9 @@ SYMPTOMS = {
     ("checkpoint_linear_time", "timeout", ""): "The sweep recomputes the values it needs from the leaves (or from far "
     "back) again for every node, so its time grows with the square of the chain. Recompute each segment once, from "
     "the checkpoint just before it, and keep its values while the sweep walks back through that segment.",
+    ("gradient_graph_deep", "raised", "RecursionError"): "gradient_graph calls itself once per name (building a "
+    "name's gradient from its readers' gradients, say), so a chain of 10,000 nodes runs out of stack. One loop over "
+    "reversed(graph) reaches every reader of a name before the name itself.",
     ("order_linear_time", "timeout", ""): "The pass looks through the records again and again for a node whose inputs "
     "are all listed, so its time grows with the square of their number. Count each node's unfinished inputs once, "
     "and queue a node when its count reaches 0 (Kahn's algorithm).",

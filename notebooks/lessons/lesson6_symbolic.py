@@ -1,10 +1,8 @@
-# %% lesson notebook="symbolic.ipynb" draft=true
+# %% lesson notebook="symbolic.ipynb"
 # Lesson 6, the derivative as a graph: the source of notebooks/source/lesson6_symbolic/symbolic.ipynb.
 # `make notebooks` builds the notebook from this file and solutions/symbolic.py; never edit the notebook.
 # Open this file as a notebook (jupytext, VS Code) to preview it. Each cell's settings sit on its
 # `# %%` line; the format is described in autograder/course/lessons.py.
-# Until the hidden checks of gradient_graph exist this lesson is a draft (draft=true above): it is
-# read and checked, but neither built nor graded.
 # OPS (with one and step) and forward, lesson 1's forward pass, are given under that name so that
 # they never stand in for a learner's evaluate. Lesson 2's backward is not given: second derivatives
 # come from gradient_graph applied twice, and the cell that runs the learner's own backward is optional.
