@@ -8,13 +8,11 @@ MODULE = "symbolic"
 def gradient_graph(graph, output=None):
     if output is None:
         output = graph[-1][0]
-    every = []
+    every = {}  # every name, in order of appearance
     for name, _op, inputs in graph:
         for read in inputs:
-            if read not in every:
-                every.append(read)
-        if name not in every:
-            every.append(name)
+            every.setdefault(read)
+        every.setdefault(name)
     used = set(every)
     new_nodes = []
 
