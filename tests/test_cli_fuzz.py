@@ -41,7 +41,7 @@ def graded_by_nothing(monkeypatch):
     """The grading step replaced: it checks every chunk is plain text, and scores nothing (no sandbox starts)."""
     seen = []
 
-    def fake_grade(submission, checks=None, limits=None, first=None):
+    def fake_grade(submission, checks=None, limits=None, first=None, shrink=True):
         assert all(isinstance(c.label, str) and isinstance(c.code, str) for c in submission.chunks)
         seen.append(submission)
         return runner.Grade(origin=str(submission.origin), results=[], notes=list(submission.notes), also={})

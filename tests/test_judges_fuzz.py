@@ -34,7 +34,7 @@ JSON_LIKE = st.recursive(
 )
 ANSWER_CELLS = sorted(answers.answer_cells().values(), key=lambda cell: cell.grade_id)
 CASES = [(check, case) for check in all_checks() if check.strategy is None for case in check.inputs()[:1]
-         if len(case.args[0]) < 100]
+         if case.args and isinstance(case.args[0], (list, dict, str)) and len(case.args[0]) < 100]
 
 
 @settings(max_examples=150)
