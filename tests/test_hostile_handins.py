@@ -496,7 +496,7 @@ def test_lesson_notebooks_are_left_alone():
             old_source = "".join(old["source"])
             if old == new:
                 continue  # every code cell, and each markdown cell without a heading
-            assert old["cell_type"] == "markdown" and re.match(r"#+ ", old_source), old_source[:80]
+            assert old["cell_type"] == "markdown" and re.search(r"^#+ ", old_source, re.M), old_source[:80]
             old_page = re.sub(r' id="[^"]*"|<a class="anchor-link" href="#[^"]*">&#182;</a>', "",
                               render_markdown(old_source))
             assert html.unescape(re.sub(r">\s+<", "><", old_page)) == html.unescape(
