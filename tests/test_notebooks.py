@@ -17,7 +17,7 @@ from autograder.authoring import lessons
 from graphcourse.examples import ABA_SQUARED, ABC_SQUARED, ABC_LEAVES, DIAMOND, DIAMOND_LEAVES
 from autograder.course.lessons import LESSONS, LessonError, grade_cells
 from autograder.course.lessons import parse as parse_lesson
-from autograder.course.paths import NOTEBOOKS, REFERENCE
+from autograder.course.paths import NOTEBOOKS, REFERENCE, reference_modules
 from autograder.grading.answers import judges, names_of, verdict
 from autograder.grading.by_lesson import cell_points
 from autograder.nbgrader.named_stubs import task_of
@@ -26,6 +26,7 @@ from tests.conftest import finish, nbgrader
 
 REFERENCE_TEXT = REFERENCE.read_text(encoding="utf-8")
 REFERENCES = {"graph": REFERENCE_TEXT}
+ALL_REFERENCES = [path.read_text(encoding="utf-8") for path in reference_modules().values()]  # every lesson module
 VALIDATE_PASSED = "Success! Your notebook passes all the tests."
 VALIDATE_INVERT_PASSED = "Success! The notebook does not pass any tests."
 
@@ -37,6 +38,8 @@ WRONG_ANSWERS = {
     "fan_out_node": {"FAN_OUT_NODE": "p"},
     "edge_count": {"EDGE_COUNT": 6},
     "choice": {},  # any letter but the key: see wrong_answer
+    "equals": {},  # derived from the key: see wrong_answer
+    "one_of": {},
     "assign_instead_of_add": {"ASSIGN_X": 128, "FIRST_WRONG": "t"},
     "gradient_of_z": {"GRAD_Z": 7},
 }
@@ -47,7 +50,21 @@ def wrong_answer(cell):
     if cell.judge == "choice":
         ((name, key),) = cell.solution.items()
         return {name: next(letter for letter in "ABC" if letter != key)}
+    if cell.judge in ("equals", "one_of"):  # a value of the key's kind that the judge must refuse
+        accepted = cell.options.get("accept", {})
+        return {name: _other(key, accepted.get(name, [key])) for name, key in cell.solution.items()}
     return dict(WRONG_ANSWERS[cell.judge])
+
+
+def _other(key, accepted):
+    """A value of the key's type that is none of the accepted ones."""
+    if isinstance(key, bool):
+        return not key
+    if isinstance(key, (int, float)):
+        return type(key)(max(accepted) * 2 + 7)
+    if isinstance(key, str):
+        return next(c for c in ("A", "B", "C", "D", "zz_not_it") if c not in accepted)
+    return type(key)()
 
 
 # ---------------------------------------------------------------- helpers
@@ -261,13 +278,18 @@ def test_grade_cells_and_points_match_the_table():
 
 
 def test_definition_cells_are_cut_verbatim_from_the_reference():
-    """OPS and the four function cells are exact slices of solutions/graph.py, solution markers included."""
+    """OPS and the function cells are exact slices of their reference module, solution markers included."""
     defined = {}
     for path in notebook_paths().values():
         for cell in read(path).cells:
             if cell.cell_type == "code" and (meta(cell).get("locked") or cell.id.endswith("_solution")):
                 if "def " in cell.source or "OPS =" in cell.source:
-                    assert cell.source in REFERENCE_TEXT, f"{path.name}:{cell.id} is not a slice of the reference"
+                    blocks = [block for text in ALL_REFERENCES for block in lessons.reference_blocks(text).values()]
+                    rest = cell.source  # a cell naming several definitions is their slices, one after another
+                    while rest:
+                        block = next((b for b in blocks if rest.startswith(b)), None)
+                        assert block, f"{path.name}:{cell.id} is not made of slices of a reference"
+                        rest = rest[len(block):].lstrip("\n")
                     defined[cell.id] = cell.source
     assert {"ops_table", "evaluate_solution", "inputs_of_solution", "users_of_solution", "backward_solution"} <= set(
         defined
