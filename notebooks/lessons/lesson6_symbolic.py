@@ -138,6 +138,8 @@ assert {name: values_z[node] for name, node in grads_z.items()} == {"a": 3.0, "b
 # Once `gradient_graph` works, draw the diamond's gradient graph at x = 2 (not graded) and check your count from the question above against it: every box after L is a new node.
 
 # %%
+from exercises.draw import draw
+
 picture = None
 try:
     graph2, grads = gradient_graph([("a", "mul", ["x", "x"]), ("t", "add", ["a", "a"]), ("L", "mul", ["t", "t"])])
