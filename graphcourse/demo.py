@@ -7,7 +7,10 @@ lesson's answer and the reference code, then swaps in the functions of their zoo
 entries and their own (wrong) answers, so a demo notebook grades exactly like the
 zoo module it is made from. Some learners also hand in late, not at all, an
 unfinished release notebook, a file cut off mid-save, or a notebook whose nbgrader
-metadata they edited. Every file is written deterministically, and only when its
+metadata they edited. Most learners hand in only the first two lessons (``through``): the
+later ones are handed in by a few learners, the reference, the correct styles, the
+unfinished notebooks and one misconception per lesson, so a new lesson adds little to
+the batch. Every file is written deterministically, and only when its
 content changes, so building twice changes nothing.
 """
 
@@ -41,11 +44,25 @@ class Learner:
     missing: tuple = ()  # assignments never handed in
     late: tuple = ()  # assignments handed in after the due date
     tampered: bool = False  # copies a test cell and edits nbgrader metadata
+    through: int = 2  # how many of the course's lessons (LESSONS, in order) they hand in; the rest are missing
+
+    def handed_in(self, lessons=LESSONS):
+        """The assignments of ``lessons`` this learner hands in (a broken or late one included)."""
+        return tuple(lesson.assignment for lesson in tuple(lessons)[: self.through] if lesson.assignment not in self.missing)
+
+
+EVERY = len(LESSONS)  # through=EVERY: every lesson of the course, those that go live later too
 
 
 COHORT = (
-    Learner("ada", "everything right, in the reference's style"),
-    Learner("grace", "everything right in another style (Kahn's algorithm)", code=("correct_kahn",)),
+    Learner("ada", "everything right, in the reference's style, in every lesson", through=EVERY),
+    Learner(
+        "grace",
+        "everything right in other styles, in every lesson: Kahn's algorithm, a tape with __slots__, "
+        "nodes listed level by level, tables of what each op reads, gradients pulled from the readers",
+        code=("correct_kahn", "correct_tape_slots", "correct_order_levels", "correct_memory_tables", "correct_symbolic_pull"),
+        through=EVERY,
+    ),
     Learner(
         "alan",
         "evaluate lets KeyError escape; ORDER lists q before p",
@@ -60,11 +77,19 @@ COHORT = (
     ),
     Learner(
         "edsger",
-        "assigns instead of adding at a fan-out, and says the sweep would still give 128",
-        code=("buggy_assign_fan_out",),
+        "assigns instead of adding at a fan-out, and says the sweep would still give 128; "
+        "hands in every lesson: a Var without the reflected operators (2 * x raises TypeError), the rest right",
+        code=("buggy_assign_fan_out", "buggy_var_no_reflected"),
         answers={"ASSIGN_X": 128},
+        through=EVERY,
     ),
-    Learner("donald", "sweeps in the listed order instead of in reverse", code=("buggy_forward_sweep",)),
+    Learner(
+        "donald",
+        "sweeps in the listed order instead of in reverse; hands in every lesson: "
+        "orders the nodes by their names, as if names said the order, the rest right",
+        code=("buggy_forward_sweep", "buggy_order_sorted_by_name"),
+        through=EVERY,
+    ),
     Learner(
         "frances",
         "inputs_of hands out the graph's own list; tanh slope taken from the wrong value; counts 6 edges",
@@ -76,7 +101,7 @@ COHORT = (
         "recursive evaluate and backward: both overflow on a deep graph",
         code=("buggy_evaluate_recursive", "buggy_recursive_dfs"),
     ),
-    Learner("margaret", "handed in the release notebooks unfinished", stub=True),
+    Learner("margaret", "handed in the release notebooks of every lesson unfinished", stub=True, through=EVERY),
     Learner("dennis", "lesson 1 notebook cut off mid-save (not valid JSON)", broken=("lesson1_graphs",)),
     Learner(
         "ken",
@@ -106,30 +131,38 @@ def _used(node):
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
-def function_cells(entry):
-    """{function: cell source} for the lesson functions a zoo entry defines.
-
-    A cell holds the function and the module-level helpers (imports, tables, helper
-    functions) it needs, so each cell runs on its own in a notebook.
-    """
+def _lesson_statements(entry):
+    """(the entry's text, its top-level statements but its metadata)."""
     text = entry.path.read_text(encoding="utf-8")
-    tree = ast.parse(text)
-    statements = [n for n in tree.body if _bound(n) and not _bound(n) & {"FUNCTION", "FAILS"}]
-    cells = {}
-    for node in statements:
-        if not isinstance(node, ast.FunctionDef) or node.name not in FUNCTIONS:
-            continue
-        needed, wanted, grew = [node], _used(node), True
-        while grew:
-            grew = False
-            for other in statements:
-                if other not in needed and _bound(other) & wanted and not _bound(other) & set(FUNCTIONS):
-                    needed.append(other)
-                    wanted |= _used(other)
-                    grew = True
-        ordered = [n for n in statements if n in needed]  # file order: helpers before the function
-        cells[node.name] = "\n\n\n".join(ast.get_source_segment(text, n, padded=True) for n in ordered)
-    return cells
+    return text, [n for n in ast.parse(text).body if _bound(n) and not _bound(n) & {"FUNCTION", "FAILS", "MODULE"}]
+
+
+def defined(entry):
+    """The lesson functions and classes a zoo entry defines, in file order."""
+    return tuple(n.name for n in _lesson_statements(entry)[1]
+                 if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name in FUNCTIONS)
+
+
+def definitions(entry, names):
+    """The source of the lesson functions or classes ``names`` as a zoo entry defines them, with the
+    module-level helpers (imports, tables, helper functions) they need, so the cell runs on its own."""
+    text, statements = _lesson_statements(entry)
+    needed = [n for n in statements if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name in names]
+    wanted, grew = set().union(*(_used(n) for n in needed)), True
+    while grew:
+        grew = False
+        for other in statements:
+            if other not in needed and _bound(other) & wanted and not _bound(other) & set(FUNCTIONS):
+                needed.append(other)
+                wanted |= _used(other)
+                grew = True
+    ordered = [n for n in statements if n in needed]  # file order: helpers before what uses them
+    return "\n\n\n".join(ast.get_source_segment(text, n, padded=True) for n in ordered)
+
+
+def function_cells(entry):
+    """{function: cell source} for each lesson function a zoo entry defines, helpers included."""
+    return {name: definitions(entry, {name}) for name in defined(entry)}
 
 
 # ---------------------------------------------------------------- notebooks
@@ -154,22 +187,37 @@ def _answered(source, answers):
     return "\n".join(lines)
 
 
+def _cell_text(names, owner, reference):
+    """A solution cell defining ``names``: the learner's zoo definitions of them, after the reference's
+    cell when the zoo replaces only some of its functions (the later definition wins, as in the zoo)."""
+    replaced = [name for name in names if name in owner]
+    if not replaced:
+        return reference
+    by_entry = {}  # zoo entry name: the names it replaces here
+    for name in replaced:
+        by_entry.setdefault(owner[name].name, set()).add(name)
+    parts = [definitions(zoo.entry(entry), wanted) for entry, wanted in by_entry.items()]
+    if any(name in FUNCTIONS and name not in owner for name in names):
+        parts.insert(0, reference)
+    return "\n\n\n".join(parts)
+
+
 def filled(release, source, learner):
     """The release notebook with every solution cell answered the way ``learner`` answers it."""
     nb = copy.deepcopy(release)
     answers_of = {_grade_id(c): _source(c) for c in source["cells"] if _grade_id(c)}
-    functions = {}
+    owner = {}  # lesson function: the zoo entry whose definition the learner hands in (later entries win)
     for name in learner.code:
-        functions.update(function_cells(zoo.entry(name)))
+        entry = zoo.entry(name)
+        owner.update(dict.fromkeys(defined(entry), entry))
     defines = {c.grade_id: c.settings["names"] for lesson in LESSONS for c in read_lesson(lesson)[0] if c.kind == "reference"}
     for cell in nb["cells"]:
         meta = cell.get("metadata", {}).get("nbgrader", {})
         if not meta.get("solution"):
             continue
         grade_id = meta["grade_id"]
-        function = next((name for name in defines.get(grade_id, ()) if name in functions), None)
-        text = functions[function] if function else _answered(answers_of[grade_id], learner.answers)
-        cell["source"] = text.splitlines(keepends=True)
+        reference = _answered(answers_of[grade_id], learner.answers)
+        cell["source"] = _cell_text(defines.get(grade_id, ()), owner, reference).splitlines(keepends=True)
     return nb
 
 
@@ -210,9 +258,10 @@ def build(dest, release, due_dates, notebooks=NOTEBOOKS, cohort=COHORT):
     """
     dest = Path(dest)
     for index, learner in enumerate(cohort):
+        handed_in = learner.handed_in()
         for lesson in LESSONS:
             folder = dest / learner.student_id / lesson.assignment
-            if lesson.assignment in learner.missing:
+            if lesson.assignment not in handed_in:
                 continue
             release_text = (Path(release) / lesson.assignment / lesson.notebook).read_text(encoding="utf-8")
             if learner.stub:
