@@ -20,6 +20,7 @@ from autograder.pipeline.progress import Progress
 from tests.conftest import prepared_course
 
 LESSON1, LESSON2 = (lesson.assignment for lesson in LESSONS[:2])  # the demo cohort's first two lessons
+# The first two lessons (a Learner's default): the workers split hand-ins the same way whatever the lesson.
 COHORT = (
     demo.Learner("ada", "everything right"),
     demo.Learner("alan", "KeyError instead of ValueError; ORDER wrong", code=("buggy_evaluate_keyerror",),

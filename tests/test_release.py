@@ -96,7 +96,7 @@ def after_begin_markers(text, markers, line):
     return "".join(out)
 
 
-CANARY_COHORT = tuple(learner for learner in demo.COHORT if learner.student_id in ("barbara", "dennis", "frances"))
+CANARY_COHORT = tuple(learner for learner in demo.COHORT if learner.student_id in ("barbara", "dennis", "edsger", "frances"))
 
 
 def plant_canaries(copy):
@@ -162,9 +162,10 @@ def runs(tmp_path_factory):
     for path, text in ((stub, STUB_SOURCE), (buggy, zoo.source(entry, REFERENCE_SOURCE, STUB_SOURCE))):
         path.parent.mkdir()
         path.write_text(text, encoding="utf-8")
-    # Three demo learners, built by the kit itself, so their own code carries no canary: any canary
+    # Four demo learners, built by the kit itself, so their own code carries no canary: any canary
     # in what the copy's batch writes came from the hidden files. Between them they fail checks in
-    # every function, answer wrongly, hand in an unreadable notebook and a correct one.
+    # the first two lessons' functions and in a later lesson's (edsger hands in every lesson), answer
+    # wrongly, hand in an unreadable notebook and correct ones.
     handed_in = tmp / "demo_in"
     course = prepared_course(tmp / "demo_course")
     demo.build(handed_in, tmp / "demo_course" / "release", course.due_dates(), cohort=CANARY_COHORT)
@@ -304,7 +305,7 @@ def test_no_canary_in_batch_feedback_results_or_report(runs):
     assert graded.returncode == 0, graded.stderr[-3000:]
     out = runs["tmp"] / "batch_out"
     feedback = sorted((out / "feedback").rglob("*.html"))
-    assert len(feedback) == sum(len(LESSONS) - len(learner.missing) for learner in CANARY_COHORT) and any("likely misconception" in p.read_text(encoding="utf-8") for p in feedback)
+    assert len(feedback) == sum(len(learner.handed_in()) for learner in CANARY_COHORT) and any("likely misconception" in p.read_text(encoding="utf-8") for p in feedback)
     for folder in ("feedback", "results"):
         assert_no_canary(out / folder)
     for name in ("cohort_report.html", "checks.csv", "grades.csv"):
