@@ -8,6 +8,7 @@ odd answer costs that cell or check and never makes a notebook unreadable or sto
 """
 
 import math
+from collections.abc import Sized
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -33,8 +34,27 @@ JSON_LIKE = st.recursive(
     max_leaves=12,
 )
 ANSWER_CELLS = sorted(answers.answer_cells().values(), key=lambda cell: cell.grade_id)
-CASES = [(check, case) for check in all_checks() if check.strategy is None for case in check.inputs()[:1]
-         if case.args and isinstance(case.args[0], (list, dict, str)) and len(case.args[0]) < 100]
+
+
+def small(case):
+    """A case whose first argument is sized and short: its judge is fuzzed on it (a bool, a 24,000-node graph is not)."""
+    return bool(case.args) and isinstance(case.args[0], Sized) and len(case.args[0]) < 100
+
+
+def first_small_case_per_judge():
+    """(check, case) for the first small case of each check under each judge it uses: a judge that only a
+    later case names (a ValueError after the values, a second tape) is fuzzed too, in every lesson."""
+    found = {}
+    for check in all_checks():
+        if check.strategy is not None:
+            continue
+        for case in check.inputs():
+            if small(case):
+                found.setdefault((check.id, case.expect or check.expect), (check, case))
+    return list(found.values())
+
+
+CASES = first_small_case_per_judge()
 
 
 @settings(max_examples=150)
@@ -45,8 +65,16 @@ def test_answer_judges_take_any_value(data):
     values = {name: data.draw(JSON_LIKE, label=name) for name in names}
     said = answers.verdict(cell, values)
     assert isinstance(said, str) and len(said) <= MESSAGE_CHARS
-    if cell.judge not in MANY_RIGHT and values != {name: cell.solution.get(name) for name in names}:
-        assert said, f"{cell.grade_id} accepted {values}, which is not its one right answer"
+    if cell.judge not in MANY_RIGHT and values not in right_answers(cell, names):
+        assert said, f"{cell.grade_id} accepted {values}, which is not a right answer"
+
+
+def right_answers(cell, names):
+    """The values a cell's judge must accept: its key, or each value of a one_of cell's accept= list."""
+    if cell.judge == "one_of":
+        (name, accepted), = cell.options["accept"].items()
+        return [{name: value} for value in accepted]
+    return [{name: cell.solution.get(name) for name in names}]
 
 
 # Judges that accept more than the solution's own value (any valid order, the inputs in any order, any
@@ -82,3 +110,11 @@ def test_the_cases_that_broke_a_notebook_are_judged():
     said = answers.verdict(assign, {"ASSIGN_X": 10**5000, "FIRST_WRONG": "t"})
     assert "ASSIGN_X should be a number" in said and len(said) < 400
     assert answers.verdict(assign, {"ASSIGN_X": math.nan, "FIRST_WRONG": ["t"]})
+
+
+def test_every_judge_of_the_hidden_checks_is_fuzzed():
+    """Each judge a check's input names is in CASES, in every lesson; only the timed checks run on big inputs
+    alone (their judge is the CPU time, measured by the runner), and property checks draw their own."""
+    named = {case.expect or check.expect for check in all_checks() if check.strategy is None for case in check.inputs()}
+    fuzzed = {case.expect or check.expect for check, case in CASES}
+    assert named - fuzzed <= {"linear_time"}, f"judges no small case reaches: {sorted(named - fuzzed - {'linear_time'})}"
