@@ -1,5 +1,6 @@
 """The foundation: stubs generated from the reference, and public tests that tell them apart."""
 
+import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -27,18 +28,6 @@ def run_public_tests(tmp_path, *args):
         outcome = "failed" if kinds & {"failure", "error"} else "skipped" if "skipped" in kinds else "passed"
         outcomes[f"{case.get('classname')}::{case.get('name')}"] = outcome
     return outcomes
-
-
-def collect_public_tests(*args):
-    """The ids of the public tests that pytest would run with these arguments."""
-    out = subprocess.run(
-        [sys.executable, "-m", "pytest", "exercises/tests", "--collect-only", "-q", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout
-    return {line for line in out.splitlines() if "::" in line}
 
 
 def test_committed_stubs_match_the_references():
@@ -96,16 +85,36 @@ def test_reference_passes_every_public_test(tmp_path):
     assert outcomes and not failed, f"these public tests fail on the reference: {failed}"
 
 
+# A pytest plugin for one collection of the public tests: each test's id and the task markers pytest's -m
+# matches it by (the markers of the test, its class and its module), one line per test.
+MARKER_PROBE = """
+def pytest_collection_finish(session):
+    for item in session.items:
+        tasks = sorted({mark.name for mark in item.iter_markers() if mark.name.startswith("task_")})
+        print("TASKS", item.nodeid, *tasks)
+"""
+
+
 @pytest.mark.slow
-def test_each_task_selects_its_own_tests():
-    """`make check TASK=x` (pytest -m task_x) runs a non-empty, separate set of tests per task."""
-    seen = set()
-    for task in TASKS:
-        selected = collect_public_tests("-m", f"task_{task}")
-        assert selected, f"no public test is marked task_{task}"
-        assert not selected & seen, f"tests marked for two tasks: {selected & seen}"
-        seen |= selected
-    assert seen == collect_public_tests()
+def test_each_task_selects_its_own_tests(tmp_path):
+    """`make check TASK=x` (pytest -m task_x) runs a non-empty, separate set of tests per task: every public test
+    carries exactly one task's marker, and every task marks some test (read from one collection of them all)."""
+    (tmp_path / "task_marker_probe.py").write_text(MARKER_PROBE, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))}
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "exercises/tests", "--collect-only", "-q", "-p", "task_marker_probe",
+         "-p", "no:cacheprovider"],
+        cwd=ROOT, capture_output=True, text=True, check=False, env=env,
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    marked = {line.split()[1]: line.split()[2:] for line in run.stdout.splitlines() if line.startswith("TASKS ")}
+    assert marked, run.stdout[-3000:]
+    assert marked.keys() == {line for line in run.stdout.splitlines() if "::" in line and not line.startswith("TASKS ")}
+    known = {f"task_{task}" for task in TASKS}
+    wrong = {test: tasks for test, tasks in marked.items() if len(tasks) != 1 or tasks[0] not in known}
+    assert not wrong, f"tests not marked for exactly one task: {wrong}"
+    unmarked = known - {tasks[0] for tasks in marked.values()}
+    assert not unmarked, f"no public test is marked {sorted(unmarked)}"
 
 
 def test_notebook_path_loads_as_implementation(tmp_path):
