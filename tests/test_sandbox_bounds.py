@@ -297,13 +297,16 @@ def test_a_hung_function_is_struck_within_the_budget():
 
 
 def test_a_call_stopped_under_a_short_cap_still_fails_linear_time():
-    """With Limits.longest_call_seconds below linear_time's own limit, a sweep stopped for time fails, never passes."""
-    source = "def backward(graph, values, output=None):\n    while True:\n        pass\n"
-    timed = [c for c in check_table.all_checks() if c.expect == "linear_time" and c.function == "backward"]  # the source defines backward
+    """With Limits.longest_call_seconds below linear_time's own limit, a call stopped for time fails, never passes:
+    every lesson's timed check, on a hand-in whose timed functions never return."""
+    timed = [c for c in check_table.all_checks() if c.expect == "linear_time"]
+    source = "".join(f"def {function}(*args, **kwargs):\n    while True:\n        pass\n\n\n"
+                     for function in sorted({c.function for c in timed}))
     limits = [SLOW_MARGIN * reference_seconds(case) + SLOW_SLACK for c in timed for case in c.inputs()]  # timed first
     result = grade(Submission("hang", [Chunk("hang", source)]), timed, Limits(longest_call_seconds=0.3))
     assert [r.failure.status if r.failure else None for r in result.results] == ["slow"] * len(timed)
-    assert result.seconds < min(limits), "the cap ended the call, not the check's own limit"
+    # Under each check's own limit, the calls alone would take twice the limits together.
+    assert result.seconds < sum(limits), "the cap ended the calls, not the checks' own limits"
 
 
 # ---------------------------------------------------------------- CPU time of the whole process tree
@@ -518,23 +521,28 @@ def test_every_anchored_case_is_answered_at_its_anchor_as_in_the_whole_answer():
 
 @pytest.mark.slow
 def test_warming_leaves_nothing_for_a_forked_worker_to_work_out(monkeypatch):
-    """After warm(), judging right answers to every fixed case and warming again ask the reference nothing,
+    """After warm(), judging right answers to every fixed case that warm() works out (a case judged against the
+    reference's whole answer or one entry of it, in any lesson) and warming again ask the reference nothing,
     draw no example and time nothing."""
     from autograder.grading import runner
     from graphcourse import judges as compare
 
     runner.warm()
+    warmed = {"reference", *ANCHORED}  # the judges work_out answers for; a family's own judges keep their own caches
     right = []  # (check, case, reply): the reference's own answers, worked out past the caches
-    graph_checks = [c for c in check_table.all_checks() if module_of(c.function) == "graph"]  # judged by _answer
-    for check in graph_checks:
+    for check in check_table.all_checks():
         for case in [] if check.strategy is not None else check.inputs():
+            if (case.expect or check.expect) not in warmed:
+                continue
             try:
                 answer = compare._answer(case)
                 right.append((check, case, {"status": "ok", "value": answer, "args_after": copy.deepcopy(list(case.args))}))
             except ValueError:  # a wrong-order case: its judge wants an error, and no answer
                 pass
-    for function in {c.function for c in graph_checks}:  # what compare's answers call, looked up at each call
-        monkeypatch.setattr(compare.reference, function, lambda *args, **kwargs: pytest.fail("the reference ran again"))
+    assert {module_of(check.function) for check, _case, _reply in right} >= {"graph"}
+    for function in {case.fn for _check, case, _reply in right}:  # what compare's answers call, looked up at each call
+        monkeypatch.setattr(compare.reference_module(function), function,
+                            lambda *args, **kwargs: pytest.fail("the reference ran again"))
     monkeypatch.setattr(runner, "Sandbox", None)  # timing the reference again would need one
     monkeypatch.setattr(runner, "_Recorder", None)  # drawing examples again would need one
     for check, case, reply in right:
