@@ -26,7 +26,6 @@ from tests.conftest import finish, nbgrader
 
 REFERENCE_TEXT = REFERENCE.read_text(encoding="utf-8")
 REFERENCES = {"graph": REFERENCE_TEXT}
-ALL_REFERENCES = [path.read_text(encoding="utf-8") for path in reference_modules().values()]  # every lesson module
 VALIDATE_PASSED = "Success! Your notebook passes all the tests."
 VALIDATE_INVERT_PASSED = "Success! The notebook does not pass any tests."
 
@@ -278,19 +277,29 @@ def test_grade_cells_and_points_match_the_table():
 
 
 def test_definition_cells_are_cut_verbatim_from_the_reference():
-    """OPS and the function cells are exact slices of their reference module, solution markers included."""
+    """Each reference cell is exact slices of its own module (solutions/<the cell's module=>.py), the definitions
+    its names= lists, solution markers included; no other locked or solution cell defines anything."""
+    modules = reference_modules()
     defined = {}
-    for path in notebook_paths().values():
-        for cell in read(path).cells:
-            if cell.cell_type == "code" and (meta(cell).get("locked") or cell.id.endswith("_solution")):
-                if "def " in cell.source or "OPS =" in cell.source:
-                    blocks = [block for text in ALL_REFERENCES for block in lessons.reference_blocks(text).values()]
-                    rest = cell.source  # a cell naming several definitions is their slices, one after another
-                    while rest:
-                        block = next((b for b in blocks if rest.startswith(b)), None)
-                        assert block, f"{path.name}:{cell.id} is not made of slices of a reference"
-                        rest = rest[len(block):].lstrip("\n")
-                    defined[cell.id] = cell.source
+    for lesson in LESSONS:
+        cells = parse_lesson(lesson.source_path().read_text(encoding="utf-8"), lesson.source)
+        wanted = {c.grade_id: c.settings for c in cells if c.kind == "reference"}
+        for cell in read(lesson.notebook_path()).cells:
+            if cell.cell_type != "code" or not (meta(cell).get("locked") or cell.id.endswith("_solution")):
+                continue
+            if cell.id not in wanted:
+                assert "def " not in cell.source and "OPS =" not in cell.source, (
+                    f"{lesson.notebook}:{cell.id} defines something but is no reference cell of {lesson.source}")
+                continue
+            module, names = wanted[cell.id]["module"], wanted[cell.id]["names"]
+            blocks = lessons.reference_blocks(modules[module].read_text(encoding="utf-8"))
+            named = [blocks[name] for name in names]
+            rest = cell.source  # a cell naming several definitions is their slices, one after another
+            while rest:
+                block = next((b for b in named if rest.startswith(b)), None)
+                assert block, f"{lesson.notebook}:{cell.id} is not made of slices of solutions/{module}.py ({names})"
+                rest = rest[len(block):].lstrip("\n")
+            defined[cell.id] = cell.source
     assert {"ops_table", "evaluate_solution", "inputs_of_solution", "users_of_solution", "backward_solution"} <= set(
         defined
     )
@@ -311,20 +320,30 @@ def test_a_reference_edit_reaches_the_notebook():
 
 
 def test_notebook_functions_behave_like_the_reference():
-    """OPS and the functions the source notebooks define, exec'd together, match the reference."""
-    ns = {}
-    for path in notebook_paths().values():
-        for cell in read(path).cells:
+    """OPS and the functions the source notebooks define match the reference: each lesson's cells run in the
+    namespace of its module (lessons 1 and 2 share graph's), and each module's OPS has its reference's ops."""
+    import importlib
+
+    table = grade_cells()
+    spaces = {}  # module: the namespace its lessons' cells ran in
+    for lesson in LESSONS:
+        modules = {c.module for c in table.values() if c.assignment == lesson.assignment and c.module}
+        assert len(modules) == 1, f"{lesson.source} grades functions of {sorted(modules)}: one module per lesson"
+        space = spaces.setdefault(modules.pop(), {})
+        for cell in read(lesson.notebook_path()).cells:
             m = meta(cell)
             if cell.cell_type == "code" and (m.get("solution") or m.get("locked")) and not m.get("grade"):
-                exec(compile(cell.source, f"{path.name}:{cell.id}", "exec"), ns)
+                exec(compile(cell.source, f"{lesson.notebook}:{cell.id}", "exec"), space)
+    for module, space in spaces.items():
+        ops = getattr(importlib.import_module(f"solutions.{module}"), "OPS", None)
+        assert set(space.get("OPS", ())) == set(ops or ()), f"the {module} lessons' OPS differs from solutions/{module}.py's"
+    ns = spaces["graph"]
     z = ABC_SQUARED[:2]
     mixed = [("u", "sub", ["x", "y"]), ("v", "div", ["u", "y"]), ("w", "tanh", ["v"]), ("r", "relu", ["w"]),
              ("n", "neg", ["r"])]
     cases = [(z, ABC_LEAVES), (ABC_SQUARED, ABC_LEAVES), (ABA_SQUARED, {"a": 2, "b": 3}), (DIAMOND, DIAMOND_LEAVES),
              (mixed, {"x": 5.0, "y": 2.0})]
 
-    assert set(ns["OPS"]) == set(reference.OPS)
     assert ns["evaluate"](*cases[0])["z"] == 7
     for graph, leaves in cases:
         values = reference.evaluate(graph, leaves)
