@@ -4,6 +4,8 @@ import pytest
 
 from graphcourse import checks
 from graphcourse import zoo
+from graphcourse.checks.order_valid import WORKERS
+from solutions.order import topological_order as reference_order
 from tests.zoo_grades import all_grades
 
 ENTRIES = zoo.entries()
@@ -110,3 +112,23 @@ def test_assign_instead_of_add_is_named_in_feedback():
     """The fan-out misconception is named, with t as the first wrong node of the worked example."""
     score, points, summary, misconception = all_grades()["buggy_assign_fan_out"]["fan_out_accumulation/worked_example"]
     assert score == 0 and "dL/dt" in summary and "instead of adding" in misconception
+
+
+def order_of(name, records):
+    """The names a correct zoo style lists for ``records``, run here: the zoo is our own code."""
+    namespace = {"__name__": f"zoo_{name}"}
+    exec(compile(zoo.source(zoo.entry(name)), name, "exec"), namespace)
+    return [entry[0] for entry in namespace["topological_order"](records)]
+
+
+def test_two_different_valid_orders_both_earn_full_marks():
+    """The order checks judge validity, never one particular order: Kahn's with a queue (the reference) lists u
+    before v, with a stack v before u, and both earn every point of topological_order's checks."""
+    records = {name: (op, list(inputs)) for name, (op, inputs) in WORKERS.items()}
+    queue = [entry[0] for entry in reference_order(records)]
+    stack = order_of("correct_order_kahn_stack", records)
+    assert queue != stack and sorted(queue) == sorted(stack), (queue, stack)
+    for name in ("reference", "correct_order_kahn_stack"):
+        mine = {cid: (score, points) for cid, (score, points, _s, _m) in all_grades()[name].items()
+                if CHECK_FUNCTION[cid] == "topological_order"}
+        assert mine and all(score == points for score, points in mine.values()), (name, mine)

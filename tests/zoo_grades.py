@@ -34,7 +34,17 @@ def unchanged_functions(entry):
     return {c.function for c in all_checks()} - defined
 
 
-TIMED_OUT = {"deep_graph", "linear_time", "order_linear_time"}  # an entry that fails these waits for their time limits
+CAP_SECONDS = 3.0  # the longest call of an entry that runs into time limits (Limits.longest_call_seconds)
+
+
+@lru_cache(maxsize=1)
+def timed_families():
+    """The families an entry fails by waiting for a time limit: every lesson's timed checks (linear_time) and
+    the ones whose calls may run longer than CAP_SECONDS (the deep chains)."""
+    return {
+        c.family for c in all_checks()
+        if c.expect == "linear_time" or (c.strategy is None and any((case.seconds or 0) > CAP_SECONDS for case in c.inputs()))
+    }
 
 
 def sources():
@@ -53,8 +63,8 @@ def sources():
 
 @lru_cache(maxsize=1)
 def timed_out():
-    """The entries that run into the time limits of deep_graph or linear_time."""
-    return {e.name for e in zoo.entries() if e.kind == "buggy" and not e.scores_zero and TIMED_OUT & e.allowed()}
+    """The entries that may run into the time limits of a timed or deep family (timed_families)."""
+    return {e.name for e in zoo.entries() if e.kind == "buggy" and not e.scores_zero and timed_families() & e.allowed()}
 
 
 def grade_source(item):
@@ -69,9 +79,9 @@ def grade_source(item):
     # tests/test_sandbox_bounds.py holds the shrunk example to what Hypothesis alone reports.
     name, (source, skipped) = item
     checks = [c for c in all_checks() if c.function not in skipped]
-    # An entry that cannot finish the 200,000-node chain in hours fails deep_graph and linear_time as surely
-    # when its calls are stopped after 3 s as after 8 (a call stopped for time fails linear_time, whatever its limit).
-    limits = Limits(longest_call_seconds=3.0) if name in timed_out() else Limits()
+    # An entry that cannot finish a deep chain in hours fails its deep family and the timed ones as surely when its
+    # calls are stopped after 3 s as after 5 or 8 (a call stopped for time fails linear_time, whatever its limit).
+    limits = Limits(longest_call_seconds=CAP_SECONDS) if name in timed_out() else Limits()
     result = grade(Submission(name, [Chunk(name, source)]), checks, limits, shrink=False)
     return name, {
         r.check.id: (r.score, r.check.points, r.failure.summary if r.failure else "", r.misconception)
