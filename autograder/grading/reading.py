@@ -12,7 +12,7 @@ from collections import deque
 from contextlib import contextmanager
 from pathlib import Path
 
-from autograder.grading.submission import MODULE_NAMES, SubmissionError
+from autograder.grading.submission import MODULE_NAMES, MODULES_SAID, SubmissionError
 
 MAX_FOLDER_DEPTH = 16  # a learner repository keeps its work one or two folders down
 MAX_ENTRIES = 20_000  # files and folders looked at in one hand-in, a repository's .git left out
@@ -36,7 +36,7 @@ def reading(path):
 
 
 def handed_in_files(folder):
-    """([(path, is_link)], notes): the notebooks and graph.py modules under ``folder``, in sorted order.
+    """([(path, is_link)], notes): the notebooks and lesson modules under ``folder``, in sorted order.
 
     Breadth first, without recursion: a folder chain thousands deep costs MAX_FOLDER_DEPTH
     listings, and a folder of a million files MAX_ENTRIES entries. Symbolic links to folders
@@ -53,7 +53,7 @@ def handed_in_files(folder):
                     seen += 1
                     if seen > MAX_ENTRIES:
                         notes.append(f"{folder}: more than {MAX_ENTRIES:,} files and folders, so only some were looked "
-                                     "at; hand in only your notebooks and graph.py")
+                                     f"at; hand in only your notebooks and your lesson modules ({MODULES_SAID})")
                         queue.clear()
                         break
                     entries.append(entry)
@@ -74,7 +74,7 @@ def handed_in_files(folder):
                 found.append((here / entry.name, is_link))
     if too_deep is not None:
         notes.append(f"{too_deep}: folders more than {MAX_FOLDER_DEPTH} deep are not looked in; "
-                     "move your notebooks and graph.py up and hand them in again")
+                     f"move your notebooks and lesson modules ({MODULES_SAID}) up and hand them in again")
     return sorted(found), notes
 
 
