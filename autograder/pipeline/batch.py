@@ -77,7 +77,7 @@ from autograder.files import sha, write_atomic, write_if_changed
 from autograder.grading import cellgrades
 from autograder.nbgrader import hidden_checks
 from autograder.nbgrader.course_folder import BatchError, Course, remove
-from autograder.pipeline import cohort_report, handins
+from autograder.pipeline import cohort_report, handins, timestamps
 from autograder.pipeline import collect as download
 from autograder.pipeline.progress import Progress
 
@@ -461,7 +461,7 @@ def missing_report(cohort):
                 lines.append(f"missing: {student} handed in nothing for {lesson.assignment}")
             elif entry.late_seconds > 0:
                 cost = f"; the late policy took {entry.penalty:g} points" if entry.penalty else ""
-                lines.append(f"late: {student} handed in {lesson.assignment} {entry.late_seconds / 3600:.1f} h after the due date{cost}")
+                lines.append(f"late: {student} handed in {lesson.assignment} {timestamps.duration(entry.late_seconds)} after the due date{cost}")
             if entry.status == "unreadable":
                 lines.append(f"unreadable: {student}/{lesson.assignment}: {entry.problem}")
     return lines

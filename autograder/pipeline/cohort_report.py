@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 import jinja2
 
-from autograder.pipeline import charts, item_analysis
+from autograder.pipeline import charts, item_analysis, timestamps
 
 
 @dataclass
@@ -76,7 +76,7 @@ def remarks(cohort, student):
             said.append(f"{lesson.assignment} unreadable")
         if entry.late_seconds > 0:
             cost = f", -{entry.penalty:g} points" if entry.penalty else ""
-            said.append(f"{lesson.assignment} late by {entry.late_seconds / 3600:.1f} h{cost}")
+            said.append(f"{lesson.assignment} late by {timestamps.duration(entry.late_seconds)}{cost}")
     return "; ".join(said)
 
 

@@ -70,3 +70,31 @@ def _offset(zone):
 def _shown(text):
     """The text as a message shows it: quoted, escaped, cut short."""
     return repr(text[:60] + ("..." if len(text) > 60 else ""))
+
+
+def duration(seconds):
+    """A span of time as a person reads it: "2 d 3 h", "5 h 20 min", "40 min", "30 s" (never thousands of hours).
+
+    Days and hours when it is a day or more, hours and minutes under a day, minutes under
+    an hour; a part that is 0 is left out (except the only one), and the last part is rounded.
+    """
+    seconds = max(0, round(seconds))
+    days, rest = divmod(seconds, 86_400)
+    hours, rest = divmod(rest, 3_600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        hours = round((seconds - days * 86_400) / 3_600)
+        if hours == 24:
+            days, hours = days + 1, 0
+        parts = [(days, "d"), (hours, "h")]
+    elif hours:
+        minutes = round((seconds - hours * 3_600) / 60)
+        if minutes == 60:
+            hours, minutes = hours + 1, 0
+        parts = [(hours, "h"), (minutes, "min")] if hours < 24 else [(1, "d"), (0, "h")]
+    elif minutes:
+        parts = [(minutes + (secs >= 30), "min")] if minutes + (secs >= 30) < 60 else [(1, "h")]
+    else:
+        parts = [(secs, "s")]
+    shown = [f"{count} {unit}" for count, unit in parts if count] or [f"{parts[0][0]} {parts[0][1]}"]
+    return " ".join(shown)
