@@ -86,14 +86,19 @@ c.GenerateFeedback.HTMLExporter.extra_template_basedirs = feedback_page.template
 c.AssignLatePenalties.plugin_class = "autograder.nbgrader.late_penalty.PercentPerDay"
 c.PercentPerDay.percent_per_day = 10
 
-# Due dates, set in the gradebook by `make grade`; a later timestamp.txt is late.
+# Due dates, set in the gradebook by `make grade`; a later timestamp.txt (for `make collect`, the upload
+# time in the LMS download) is late. A course's own dates are written out, e.g.
+#     c.Deadlines.due = {"lesson1_graphs": "2026-03-13 23:59:00 UTC", ...}
+# The demo course's are relative to the day it is graded: lesson 1 was due at the end of yesterday (UTC),
+# each later lesson two weeks after the one before, so hand-ins made today are graded as a current term's
+# would be (the demo cohort's timestamps, and its LMS download, `make demo-download`, are placed around them).
+import datetime as _datetime  # noqa: E402
+
+_LESSON1_DUE = _datetime.datetime.now(_datetime.timezone.utc).date() - _datetime.timedelta(days=1)
 c.Deadlines.due = {
-    "lesson1_graphs": "2025-03-14 23:59:00 UTC",
-    "lesson2_backward": "2025-03-28 23:59:00 UTC",
-    "lesson3_tape": "2025-04-11 23:59:00 UTC",
-    "lesson4_order": "2025-04-25 23:59:00 UTC",
-    "lesson5_memory": "2025-05-09 23:59:00 UTC",
-    "lesson6_symbolic": "2025-05-23 23:59:00 UTC",
+    assignment: f"{_LESSON1_DUE + _datetime.timedelta(weeks=2 * number)} 23:59:00 UTC"
+    for number, assignment in enumerate(("lesson1_graphs", "lesson2_backward", "lesson3_tape", "lesson4_order",
+                                          "lesson5_memory", "lesson6_symbolic"))
 }
 
 # ---------------------------------------------------------------- collecting an LMS download

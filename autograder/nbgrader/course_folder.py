@@ -165,6 +165,8 @@ class Course:
                 if relative.name == "nbgrader_config.py":
                     data += CACHE_SETTING.encode()
                 write_if_changed(self.root / relative, data)
+        dues = self.due_dates()  # part of the digest: dates the config works out (relative to today) may change alone
+        digest.update(json.dumps({a: str(due) for a, due in dues.items()}, sort_keys=True).encode())
         fresh = not (self.root / "gradebook.db").exists() or not all(self.release(l).exists() for l in LESSONS)
         if fresh or self.state.get("course") != digest.hexdigest():
             self.start_log("generate_assignment")
@@ -175,7 +177,7 @@ class Course:
             self.state["graded"] = {}  # new grade cells or points: every hand-in is graded again
             self.state["feedback"] = {}
             self.save_state()
-        self.set_due_dates()
+        self.set_due_dates(dues)
 
     def due_dates(self):
         """{assignment: due date} from the course config's ``c.Deadlines.due``."""
@@ -185,9 +187,9 @@ class Course:
         due = config.Deadlines.due if "due" in config.Deadlines else {}
         return {assignment: parse_utc(text) for assignment, text in dict(due).items()}
 
-    def set_due_dates(self):
+    def set_due_dates(self, dues=None):
         with self.gradebook() as gradebook:
-            for assignment, due in self.due_dates().items():
+            for assignment, due in (self.due_dates() if dues is None else dues).items():
                 known = {a.name: a for a in gradebook.assignments}
                 if assignment in known and known[assignment].duedate != due:
                     gradebook.update_or_create_assignment(assignment, duedate=due)
