@@ -62,6 +62,17 @@ def wide(width):
 
 SHAPES = {"chain": chain, "wide": wide}
 
+
+def checkpoint_chain(length, every):
+    """backward_checkpointed's arguments (graph, leaves, every): `length` nodes, products with w and tanh in turn."""
+    graph = [(f"n{i}", "tanh" if i % 2 else "mul", [f"n{i - 1}" if i else "x"] + ([] if i % 2 else ["w"]))
+             for i in range(length)]
+    return graph, {"x": 0.3, "w": 1.1}, every
+
+
+# Shapes that describe a call's whole argument list rather than a graph to evaluate for backward.
+ARGUMENTS = {"checkpoint_chain": checkpoint_chain}
+
 # The ops these shapes use, computed as the reference's evaluate computes them (a test holds the two equal).
 STEPS = {
     "neg": lambda a: -a,
@@ -88,5 +99,8 @@ def build(description):
     The graph is a list of (name, op, [inputs]) tuples, as the child hands graphs to learner code.
     """
     params = dict(description)
-    graph, leaves = SHAPES[params.pop("shape")](**params)
+    shape = params.pop("shape")
+    if shape in ARGUMENTS:
+        return ARGUMENTS[shape](**params)
+    graph, leaves = SHAPES[shape](**params)
     return graph, values_of(graph, leaves)

@@ -27,6 +27,7 @@ class Case:
     built: dict = None  # a large input: the description the sandbox child builds args from (the course's build)
     decode: tuple = ()  # ((argument position, codec name), ...): arguments the child decodes before the call
     driver: str = ""  # a course driver the child runs against the learner's module, in place of calling fn
+    memory_bytes: int = 0  # memory_bound: how much more than the reference's peak on this case the call may hold
 
     def request(self):
         """What the sandbox call carries besides fn, args and kwargs."""

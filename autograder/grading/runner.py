@@ -104,6 +104,8 @@ class Runner:
             return self.run_property(check)
         if check.expect == "linear_time":
             return self.run_timed(check)
+        if check.expect == "memory_bound":
+            return self.run_bounded(check)
         judge = self.judging(JUDGES[check.expect])
         for case in check.inputs():
             failure = (self.judging(JUDGES[case.expect]) if case.expect else judge)(check, case, self.call(case))
@@ -216,7 +218,55 @@ class Runner:
         return None
 
 
+    def run_bounded(self, check):
+        """Pass if the call's peak memory stays within the case's allowance above the reference's, on the same input.
+
+        Each case runs in a fresh child (Sandbox.renew), as the reference's did, and its peak is
+        read by the parent (the child's cgroup, or its peak resident size): the child cannot
+        report a false one. The answer must meet the check's judge as well.
+        """
+        for case in check.inputs():
+            if self.sandbox.seconds_left() <= 0:
+                return self.out_of_time(case)
+            self.sandbox.renew()
+            reply = self.sandbox.call(case.fn, list(case.args), case.kwargs, seconds=case.seconds or None,
+                                      measure_memory=True, built=case.built, **case.request())
+            if reply.get("status") == "out_of_time":
+                return self.out_of_time(case)
+            failure = JUDGES[check.expect](check, case, reply)  # the answer's bar; the memory is judged below
+            if failure:
+                return failure
+            used, reference = reply.get("memory_bytes"), reference_memory(case)
+            if used is None or reference is None:
+                return Failure(case, f"the memory {case.fn} holds on {case.label} could not be measured on this "
+                                     "machine (no memory cgroup and no /proc peak): ask your instructor",
+                               status="unmeasured")
+            limit = reference + case.memory_bytes
+            if used > limit:
+                return Failure(case, f"{case.fn} held {_megabytes(used)} at its peak on {case.label}; the reference "
+                                     f"holds {_megabytes(reference)}, and at most {_megabytes(limit)} passes",
+                               status="memory")
+        return None
+
+
+def _megabytes(count):
+    return f"{count / 2**20:.2f} MiB"
+
+
 _REFERENCE_TIMES = {}
+_REFERENCE_MEMORY = {}
+
+
+def reference_memory(case):
+    """The reference's peak memory on `case` (bytes above a fresh child's), through the same sandbox, once per process."""
+    key = (case.fn, case.label)
+    if key not in _REFERENCE_MEMORY:
+        source = open(judges.reference_module(case.fn).__file__, encoding="utf-8").read()
+        with Sandbox([Chunk("reference", source)]) as sandbox:
+            reply = sandbox.call(case.fn, list(case.args), case.kwargs, seconds=60, measure_memory=True,
+                                 built=case.built, **case.request())
+        _REFERENCE_MEMORY[key] = reply.get("memory_bytes") if reply.get("status") == "ok" else None
+    return _REFERENCE_MEMORY[key]
 
 
 def reference_seconds(case, repeats=3):
@@ -300,7 +350,7 @@ def warm(checks=None):
 
     Each check's cases (the 200,000-node chain among them), each property's drawn examples, the
     reference's answer to every case that is judged against one (only the anchor entry when a judge
-    compares just that one), and its time on every timed case.
+    compares just that one), its time on every timed case and its peak memory on every memory-bounded one.
     A worker process forked afterwards inherits all of it instead of working it out again.
     """
     for check in check_table.all_checks() if checks is None else checks:
@@ -311,3 +361,5 @@ def warm(checks=None):
             work_out(case.expect or check.expect, case)
             if check.expect == "linear_time":
                 reference_seconds(case)
+            if check.expect == "memory_bound":
+                reference_memory(case)

@@ -202,15 +202,48 @@ class Group:
             pass
         return None
 
-    def memory_peak(self):
-        """The most memory the processes of the group held at once (bytes), where the group records it, or None."""
-        for folder, name in ((self.v2, "memory.peak"), (self.v1.get("memory"), "memory.max_usage_in_bytes")):
-            if folder:
-                try:
-                    return int(_read(folder, name))
-                except (OSError, ValueError):
-                    continue
-        return None
+    def memory_mark(self):
+        """Start measuring the group's peak memory: a mark for memory_since(), or None where it cannot be measured.
+
+        v1 resets memory.max_usage_in_bytes to the current usage; v2 (Linux 6.12 and later) resets
+        memory.peak for one open descriptor, which the mark keeps. Either way the mark holds the usage now.
+        """
+        if self.v2 is not None and self.memory_capped and "memory" not in self.v1:
+            try:
+                fd = os.open(os.path.join(self.v2, "memory.peak"), os.O_RDWR)
+            except OSError:
+                return None
+            try:
+                os.write(fd, b"reset\n")
+                return ("v2", fd, int(_read(self.v2, "memory.current")))
+            except (OSError, ValueError):
+                os.close(fd)
+                return None
+        folder = self.v1.get("memory")
+        if folder is None:
+            return None
+        try:
+            _write(folder, "memory.max_usage_in_bytes", 0)
+            return ("v1", folder, int(_read(folder, "memory.usage_in_bytes")))
+        except (OSError, ValueError):
+            return None
+
+    @staticmethod
+    def memory_since(mark):
+        """The most memory the group's processes held at once since `mark`, above what they held then (bytes)."""
+        kind, where, before = mark
+        try:
+            if kind == "v2":
+                os.lseek(where, 0, os.SEEK_SET)
+                peak = int(os.read(where, 64))
+            else:
+                peak = int(_read(where, "memory.max_usage_in_bytes"))
+        except (OSError, ValueError):
+            return None
+        finally:
+            if kind == "v2":
+                os.close(where)
+        return max(0, peak - before)
 
     def _pids(self):
         pids = set()

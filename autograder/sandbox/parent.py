@@ -305,6 +305,56 @@ def tree_cpu_seconds(pid):
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def tree_pids(pid):
+    """`pid` and every process below it now, from /proc."""
+    todo, seen = [pid], []
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.append(pid)
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/children", "rb") as children:
+                    todo.extend(int(child) for child in children.read().split())
+        except (OSError, ValueError):
+            continue
+    return seen
+
+
+def _status_bytes(pid, field):
+    """One figure of /proc/<pid>/status (VmRSS, VmHWM), in bytes; 0 for a process that has gone."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return 0
+    return 0  # a zombie holds no memory
+
+
+def rss_mark(pid):
+    """Start measuring the peak resident size of `pid`'s tree: (pids, their resident bytes now), or None.
+
+    Where no memory cgroup holds the child, each process's peak (VmHWM) is reset to its size now
+    (clear_refs); the tree's peak is then at most the sum of its processes' peaks.
+    """
+    pids = tree_pids(pid)
+    try:
+        for member in pids:
+            with open(f"/proc/{member}/clear_refs", "w", encoding="ascii") as handle:
+                handle.write("5")
+    except OSError:
+        return None
+    return ("rss", pid, sum(_status_bytes(member, "VmRSS") for member in pids))
+
+
+def rss_since(mark):
+    _kind, pid, before = mark
+    return max(0, sum(_status_bytes(member, "VmHWM") for member in tree_pids(pid)) - before)
+
+
 class Sandbox:
     """Runs one submission's code chunks in a child process and answers calls on it."""
 
@@ -396,6 +446,17 @@ class Sandbox:
             self._group = None
         remove_tree(self._folder)
 
+    def renew(self):
+        """End the current child, if any: the next call starts a fresh one, which loads the code again.
+
+        A measure of peak memory starts from a fresh child, so that memory an earlier call freed
+        (and the allocator kept) cannot hide what this one holds. A renewal is not a crash: it
+        spends none of Limits.restarts.
+        """
+        if self._proc is not None:
+            self.close()
+            self.restarts -= 1
+
     # -- the time budget --------------------------------------------------
     def seconds_left(self):
         """Wall-clock seconds left in the submission's budget (all of it before the first call)."""
@@ -437,7 +498,7 @@ class Sandbox:
         return reply
 
     # -- calls ------------------------------------------------------------
-    def call(self, fn, args, kwargs=None, seconds=None, measure_cpu=False, built=None, **flags):
+    def call(self, fn, args, kwargs=None, seconds=None, measure_cpu=False, measure_memory=False, built=None, **flags):
         """Call `fn(*args, **kwargs)` in the child; return a reply dict of plain values.
 
         status is one of: ok (with value), raised (with error), missing (no such
@@ -446,7 +507,9 @@ class Sandbox:
         With `built`, a description for builders.build, the child builds `args` itself
         (which must be what builders.build gives for it) instead of receiving them. With
         measure_cpu, the reply also holds cpu_seconds, the CPU time of the child's process
-        tree during the call.
+        tree during the call; with measure_memory, memory_bytes, the most memory the child
+        held at once during the call (decoding its arguments included) above what it held
+        before. Both are read by this process, never reported by the child.
         """
         if self._unloadable is not None:
             return dict(self._unloadable)
@@ -473,23 +536,30 @@ class Sandbox:
         keys = args[1] if len(args) > 1 and type(args[1]) is dict else None  # a reply may give just their values
         echoed = bool(flags.get("return_args") or flags.get("mutate_result"))
         bound = reply_bounds.of_call(args, kwargs, built, echoed, driven="driver" in flags)
+        mark = self._memory_mark() if measure_memory else None
         started, cpu_before = time.perf_counter(), (self._cpu_seconds() if measure_cpu else 0.0)
         seconds = min(seconds or self.limits.call_seconds, self.limits.longest_call_seconds)
         reply = self._exchange(request, seconds, STATUSES, keys, bound)
         reply["wall_seconds"] = time.perf_counter() - started
         if measure_cpu and self._proc is not None:  # read by the parent, never reported by the child
             reply["cpu_seconds"] = self._cpu_seconds() - cpu_before
+        if mark is not None and self._proc is not None:
+            used = self._memory_since(mark)
+            if used is not None:
+                reply["memory_bytes"] = used
         return reply
 
-    def _cpu_seconds(self):
-        """CPU time used so far by the child and everything it started: from its cgroup, or else from /proc."""
-        if self._proc is None:
-            return 0.0
+    def _memory_mark(self):
+        """Start measuring the child's peak memory: through its cgroup (its whole tree), or else its own peak RSS."""
         if self._group is not None:
-            seconds = self._group.cpu_seconds()
-            if seconds is not None:
-                return seconds
-        return tree_cpu_seconds(self._proc.pid)
+            mark = self._group.memory_mark()
+            if mark is not None:
+                return mark
+        return rss_mark(self._proc.pid) if self._proc is not None else None
+
+    @staticmethod
+    def _memory_since(mark):
+        return rss_since(mark) if mark[0] == "rss" else cgroups.Group.memory_since(mark)
 
     def variable(self, name, seconds=None):
         """The plain value of a global the learner's code defines (an answer cell's variable)."""

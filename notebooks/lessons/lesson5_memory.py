@@ -235,7 +235,7 @@ assert isinstance(CHECKPOINTS_16, int) and isinstance(RECOMPUTED_16, int), "both
 # - `recomputed` is the number of node values the sweep recomputed: the nodes up to L that are not checkpoints. It is 0 when `every` is 1.
 # - Modify neither `graph` nor `leaves`.
 #
-# In a chain each node has at most one reader, the node after it, so the sweep needs only the gradient of the node it is at, never a dict of all of them. Its numbers do not show whether it keeps every value: a public test (exercises/tests/test_backward_checkpointed.py, run by `make check`) measures the call's peak memory on a long chain, and an implementation that quietly keeps every value fails it, however right its numbers are.
+# In a chain each node has at most one reader, the node after it, so the sweep needs only the gradient of the node it is at, never a dict of all of them. Its numbers do not show whether it keeps every value: a public test (exercises/tests/test_backward_checkpointed.py, run by `make check`) measures the call's peak memory on a chain of 1,024 nodes, and a hidden check measures it on a chain of 60,000 from outside your code. An implementation that quietly keeps every value, or a gradient for every node, fails them, however right its numbers are.
 
 # %% reference grade_id="backward_checkpointed_solution" module="memory" names=["backward_checkpointed"]
 

@@ -4,7 +4,8 @@ from autograder.course.lessons import functions
 from autograder.grading.engine import Case, Check
 
 FUNCTIONS = functions()
-FAMILIES = ("longest_word", "longest_no_word", "tally_counts")
+FAMILIES = ("longest_word", "longest_no_word", "tally_counts", "tally_memory")
+REPEATS = 200_000  # a Tally that keeps every word added holds at least 8 bytes for each: 1.6 MB here
 
 
 def all_checks():
@@ -16,6 +17,9 @@ def all_checks():
         Check("tally_counts/driven", "Tally", 5, "Tally counts each word added, and 0 for one never added.",
               "driven", cases=(Case("Tally", (["a", "b", "a"], ["a", "b", "c"]), driver="tally_counts"),
                                Case("Tally", (["x"] * 3, ["x"]), driver="tally_counts"))),
+        Check("tally_memory/repeats", "Tally", 2, "A Tally holds one count per distinct word, not the words added.",
+              "memory_bound", cases=(Case("Tally", ("echo", REPEATS), driver="tally_repeats", label="one word added "
+                                          f"{REPEATS:,} times", memory_bytes=512 << 10),)),
     ]
 
 

@@ -9,4 +9,12 @@ def tally_counts(module, words, asked):
     return [tally.count(word) for word in asked]
 
 
-DRIVERS = {"tally_counts": tally_counts}
+def tally_repeats(module, word, times):
+    """Add one word `times` times to the learner's Tally, then ask for its count: a Tally holds counts, not words."""
+    tally = module.Tally()
+    for _ in range(times):
+        tally.add(word)
+    return tally.count(word)
+
+
+DRIVERS = {"tally_counts": tally_counts, "tally_repeats": tally_repeats}

@@ -27,6 +27,7 @@ def answer(case):
 JUDGES = {
     "reference": lambda check, case, reply: properties.equal(case, reply, answer(case)),
     "driven": lambda check, case, reply: properties.equal(case, reply, answer(case)),
+    "memory_bound": lambda check, case, reply: properties.equal(case, reply, answer(case)),  # the runner: the memory
     "raises_naming_text": lambda check, case, reply: properties.raises_naming(case, reply, ["text"]),
 }
 

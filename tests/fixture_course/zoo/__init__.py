@@ -25,6 +25,7 @@ class Entry:
 
 ENTRIES = (
     Entry("buggy_longest_last", "buggy", ("longest_word",), HERE / "buggy_longest_last.py"),
+    Entry("buggy_tally_keeps_words", "buggy", ("tally_memory",), HERE / "buggy_tally_keeps_words.py"),
     Entry("correct_counter", "correct", (), HERE / "correct_counter.py"),
 )
 
