@@ -71,6 +71,15 @@ collect: $(READY)
 	$(if $(ZIP),,$(error pass the LMS download: make collect ZIP=path/to/download.zip))
 	$(BIN)/python -m autograder.pipeline.batch --out $(OUT) --workers $(JOBS) --zip $(ZIP) $(if $(ASSIGNMENT),--assignment $(ASSIGNMENT))
 
+## make export-canvas [OUT=out]: OUT/canvas.csv, the collected lessons' scores for Canvas's gradebook import (Grades > Import)
+.PHONY: export-canvas demo-download
+export-canvas: $(READY)
+	$(BIN)/python -m autograder.pipeline.canvas export --out $(OUT)
+
+## make demo-download [OUT=out]: OUT/demo_download/<assignment>.zip, the demo cohort as Canvas submissions downloads
+demo-download: $(READY)
+	$(BIN)/python -m autograder.pipeline.canvas demo --out $(OUT)
+
 ## make mutants: grade every mutant of the reference with the hidden checks (a minute or two); a passing run writes docs/mutation.md
 mutants: $(READY)
 	$(BIN)/python -m autograder.tools.mutants

@@ -252,8 +252,10 @@ class Course:
                     remove(self.root / "results" / student / f"{lesson.assignment}.json")
                     gradebook.remove_submission(lesson.assignment, student)
 
-    def export_grades(self):
+    def export_grades(self, assignments=None):
         """grades.csv with what `nbgrader export` writes, every field quoted; rewritten only when it changes.
+
+        ``assignments``: the assignments to export (default every one of the gradebook).
 
         The columns, rows and values are those of nbgrader's CsvExportPlugin: a row per
         assignment and learner of the gradebook, 0 for a lesson not handed in. nbgrader
@@ -276,6 +278,8 @@ class Course:
         with self.gradebook() as gradebook:
             students = gradebook.students
             for assignment in gradebook.assignments:
+                if assignments is not None and assignment.name not in assignments:
+                    continue
                 submitted = {submission.student_id: submission for submission in assignment.submissions}
                 for student in students:
                     submission = submitted.get(student.id)

@@ -435,14 +435,17 @@ def write_outputs(course, keys, notes):
     from autograder.grading.answers import answer_cells
     all_checks = active.part("checks").all_checks
 
-    course.export_grades()  # what `nbgrader export` writes
+    # Only the lessons the input holds (a download holds one): no rows, columns or totals for the others.
+    held = {assignment for _student, assignment in course.submissions()} or {l.assignment for l in LESSONS}
+    course.export_grades(held)  # what `nbgrader export` writes
     answer_grades = answer_cells()
     most, scores = course.gradebook_scores()
     cells = {assignment: points for assignment, (points, _tests) in course.grade_cells().items()}
-    lessons = [cohort_report.Lesson(l.assignment, l.notebook, most[l.assignment]) for l in LESSONS]
-    checks = [(c.id, c.function, c.points) for c in all_checks()]
+    lessons = [cohort_report.Lesson(l.assignment, l.notebook, most[l.assignment]) for l in LESSONS if l.assignment in held]
+    functions = {function_of(g) for a in held for g in cells[a]}
+    checks = [(c.id, c.function, c.points) for c in all_checks() if len(held) == len(LESSONS) or c.function in functions]
     rules = {c.id: c.rule for c in all_checks()}
-    answer_ids = [g for l in LESSONS for g in cells[l.assignment] if g in answer_grades]
+    answer_ids = [g for l in LESSONS if l.assignment in held for g in cells[l.assignment] if g in answer_grades]
     report = cohort_report.Report(lessons, checks, answer_ids, notes, rules=rules)
     for student, entries in learner_entries(course, keys, scores, cells, answer_grades):
         write_results(course, student, entries)

@@ -77,6 +77,7 @@ ARCHIVES = (".zip", ".gz", ".tgz", ".tar", ".bz2", ".xz", ".7z", ".rar", ".zst",
 NO_TIME = (1980, 1, 1, 0, 0, 0)  # what a zip entry says when it has no time
 PROBLEMS = ".problems.json"  # in DEST: {assignment: {student id: problem}} of learners with nothing to unpack
 LEARNERS = "learners.json"  # beside DEST: {LMS user id: student id} of every learner collected so far
+LMS_IDS = "lms_ids.json"  # beside DEST: {assignment: {student id: {login, user_id, submission_id}}}, for the export back
 LESSON_IDS = frozenset(lesson.assignment for lesson in LESSONS)
 
 
@@ -90,6 +91,7 @@ class Upload:
     name: str  # the file name as uploaded, without the resubmission suffix
     copy: int  # the resubmission suffix, 0 when none
     user_id: str = ""  # the LMS user id, without leading zeros: one per learner
+    submission_id: str = ""  # the LMS submission id, without leading zeros: one per learner and assignment
 
     @property
     def entry(self):
@@ -123,7 +125,7 @@ def parse(info, index):
         return f"the login {show(match['student_id'])} is not a safe student id ({ID_RULE})"
     parts = RESUBMISSION.fullmatch(match["file"])
     return Upload(info, index, match["student_id"], parts["stem"] + (parts["extension"] or ""), int(parts["copy"] or 0),
-                  match["user_id"].lstrip("0") or "0")
+                  match["user_id"].lstrip("0") or "0", match["submission_id"].lstrip("0") or "0")
 
 
 def _once_each(infos, zip_name):
@@ -384,7 +386,48 @@ def collect(zip_file, dest, assignment=None):
                 problems[student] = (f"{lesson.notebook}: not handed in: in the LMS download, {reasons}; "
                                      f"hand in the lesson notebook itself, as {lesson.notebook}")
         collected.problems = _remember(dest, assignment, problems)
+        _keep_ids(dest, assignment, learners)
         return collected
+
+
+def _keep_ids(dest, assignment, learners):
+    """Keep the LMS's ids of this download's learners beside dest (LMS_IDS), with those of other assignments.
+
+    Every learner of the download is kept, graded or not: the LMS has a submission of
+    theirs, and the export back to it (autograder/pipeline/canvas.py) gives it a score.
+    The submission id is the one of the upload graded (the latest), else of the latest upload.
+    """
+    known = lms_ids(dest.parent)
+    ids = {}
+    for student, learner in sorted(learners.items()):
+        upload = max(learner.written or learner.uploads, key=lambda u: u.order)
+        ids[student] = {"login": upload.student, "user_id": upload.user_id, "submission_id": upload.submission_id}
+    known[assignment] = ids
+    write_atomic(dest.parent / LMS_IDS, json.dumps(known, indent=1, sort_keys=True) + "\n")
+
+
+def lms_ids(folder):
+    """{assignment: {student id: {"login", "user_id", "submission_id"}}} kept in ``folder`` by earlier downloads.
+
+    Only well-formed rows are read (a lesson of the course, a safe student id, digit ids),
+    so a damaged file loses its bad rows and nothing else.
+    """
+    try:
+        known = json.loads((Path(folder) / LMS_IDS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    kept = {}
+    for assignment, by in (known.items() if isinstance(known, dict) else ()):
+        if assignment not in LESSON_IDS or not isinstance(by, dict):
+            continue
+        kept[assignment] = {
+            student: {key: row[key] for key in ("login", "user_id", "submission_id")}
+            for student, row in by.items()
+            if is_safe_id(student) and isinstance(row, dict)
+            and all(isinstance(row.get(key), str) for key in ("login", "user_id", "submission_id"))
+            and is_safe_id(row["login"]) and USER_ID.fullmatch(row["user_id"]) and USER_ID.fullmatch(row["submission_id"])
+        }
+    return kept
 
 
 def _remember(dest, assignment, problems):

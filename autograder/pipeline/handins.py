@@ -195,8 +195,25 @@ def _lesson_folder(scan, student, lesson, folder, lesson_ids):
     return f"{lesson.notebook}: not handed in: {prefix}/ {holds}; hand in the lesson notebook as {lesson.notebook}"
 
 
-def _learner(scan, student, folder, lesson_ids, problems):
-    """Scan one learner's folder; every lesson whose folder it has gets a notebook or a stand-in."""
+def held(source, problems=None):
+    """The assignments an input holds: those some learner's folder has a folder for, or a known problem names.
+
+    A cohort is graded on these lessons only: a lesson nobody handed in (not collected yet,
+    or not yet due) gets no rows. An input that holds no lesson at all is held to every lesson.
+    """
+    lessons = {lesson.assignment for lesson in LESSONS}
+    found = {assignment for _student, assignment in (problems or {}) if assignment in lessons}
+    for learner in _entries(source):
+        if learner.is_dir(follow_symlinks=False) and is_safe_id(learner.name):
+            found |= {e.name for e in _entries(learner.path) if e.name in lessons and e.is_dir(follow_symlinks=False)}
+    return found or lessons
+
+
+def _learner(scan, student, folder, lesson_ids, problems, inputs_lessons=None):
+    """Scan one learner's folder; every lesson whose folder it has gets a notebook or a stand-in.
+
+    A learner folder with no lesson folder at all gets a stand-in for every lesson of ``inputs_lessons``
+    (the lessons the input holds; default every lesson)."""
     lessons = {lesson.assignment: lesson for lesson in LESSONS}
     seen, stray = set(), []
     for entry in _entries(folder):
@@ -229,7 +246,8 @@ def _learner(scan, student, folder, lesson_ids, problems):
             continue
         if (student, lesson.assignment) in problems:
             scan.standins[relative] = problems[(student, lesson.assignment)]
-        elif not seen:  # a learner with no lesson folder at all still gets a row for every lesson
+        elif not seen and (inputs_lessons is None or lesson.assignment in inputs_lessons):
+            # a learner with no lesson folder at all still gets a row for every lesson the input holds
             holds = f"holds only {', '.join(map(show, stray))}" if stray else "is empty"
             scan.standins[relative] = (
                 f"{lesson.notebook}: not handed in: {student}/ {holds}; "
@@ -249,6 +267,7 @@ def scan(source, lesson_ids=None, problems=None):
     problems = problems or {}
     found = Scan(source=source)
     learners = set()
+    inputs_lessons = held(source, problems)
     for entry in _entries(source, hidden=True):
         if entry.name in IGNORED or (entry.name.startswith(".") and not entry.is_dir(follow_symlinks=False)):
             continue  # Jupyter's checkpoints, a desktop's hidden files
@@ -264,7 +283,7 @@ def scan(source, lesson_ids=None, problems=None):
             )
         else:
             learners.add(entry.name)
-            _learner(found, entry.name, source / entry.name, lesson_ids, problems)
+            _learner(found, entry.name, source / entry.name, lesson_ids, problems, inputs_lessons)
     lessons = {lesson.assignment: lesson for lesson in LESSONS}
     for (student, assignment), problem in sorted(problems.items()):
         if student not in learners and is_safe_id(student) and assignment in lessons:
