@@ -549,6 +549,16 @@ class Sandbox:
                 reply["memory_bytes"] = used
         return reply
 
+    def _cpu_seconds(self):
+        """CPU time used so far by the child and everything it started: from its cgroup, or else from /proc."""
+        if self._proc is None:
+            return 0.0
+        if self._group is not None:
+            seconds = self._group.cpu_seconds()
+            if seconds is not None:
+                return seconds
+        return tree_cpu_seconds(self._proc.pid)
+
     def _memory_mark(self):
         """Start measuring the child's peak memory: through its cgroup (its whole tree), or else its own peak RSS."""
         if self._group is not None:
