@@ -1,9 +1,13 @@
 """Command line: grade one submission, or report what the sandbox can do here.
 
-    python -m autograder grade PATH [--output FILE] [--json] [--fail-under SCORE] [--isolation full|limits]
+    python -m autograder grade PATH [--output FILE] [--json] [--fail-under PERCENT] [--visibility KEY=LEVEL ...]
+                                    [--isolation full|limits]
     python -m autograder doctor
 
-`grade` exits 0 when it graded the hand-in, 1 when the score is below --fail-under, 2 when the
+A hand-in is out of what it can earn (its max_score): the lessons whose notebooks it holds, or
+the hidden checks of the functions its modules are graded on. The output says so on its
+second line, with what that leaves out (a module carries no answer cells). `grade` exits 0 when
+it graded the hand-in, 1 when the score is below --fail-under percent of that, 2 when the
 hand-in cannot be graded (the message names the file and the fix), and 3 when this machine
 cannot grade (the sandbox cannot isolate learner code and no weaker mode was asked for, it
 cannot start at all, or FILE cannot be written). With --output it writes FILE itself, in one
@@ -15,11 +19,12 @@ traceback.
 import argparse
 import json
 import os
+import re
 import sys
 from contextlib import contextmanager
 
 from autograder.files import write_atomic
-from autograder.grading import report
+from autograder.grading import report, visibility
 from autograder.grading.submission import SubmissionError
 from autograder.sandbox import isolation
 from autograder.sandbox.isolation import IsolationError
@@ -28,9 +33,52 @@ EXIT_GRADED, EXIT_BELOW, EXIT_CANNOT_GRADE, EXIT_CANNOT_RUN = 0, 1, 2, 3
 SANDBOX_ENV = isolation.MODE_ENV  # =limits: the one way to ask the sandbox for resource limits only
 
 
+FUNCTION_OF_TEST = re.compile(r"\((?P<function>[^()]+)\)$")  # "family/variant (function)"
+
+
+def percent(score, most):
+    """The score as a percentage of what the hand-in can earn; 0 when it can earn nothing."""
+    return 100.0 * score / most if most else 0.0
+
+
+def scale(graded):
+    """One line: what the hand-in is out of, and why: the parts it can earn points in, and what they leave out."""
+    from autograder.course.lessons import LESSONS, function_of
+    from autograder.grading.by_lesson import lesson_points
+
+    earned = [f"{os.path.basename(p.origin)} {p.results['max_score']:g}" for p in graded.parts if p.label != "functions"]
+    lessons_in = {p.label for p in graded.parts}
+    functions = []
+    for part in (p for p in graded.parts if p.label == "functions"):
+        names = [m["function"] for t in part.results["tests"] if (m := FUNCTION_OF_TEST.search(t.get("name", "")))]
+        functions += [n for n in dict.fromkeys(names) if n not in functions]
+        earned.append(f"{os.path.basename(part.origin)} {part.results['max_score']:g} "
+                      f"(the hidden checks of {', '.join(dict.fromkeys(names))})")
+    left = {}
+    for lesson in LESSONS:
+        points = lesson_points(lesson)
+        if lesson.assignment in lessons_in or not {function_of(g) for g in points} & set(functions):
+            continue
+        answers = sum(most for g, most in points.items() if not function_of(g))
+        if answers:
+            left[lesson.assignment] = answers
+    line = (f"out of {graded.max_score:g} ({percent(graded.score, graded.max_score):.0f}%): what this hand-in can "
+            f"earn: {'; '.join(earned)}")
+    if left:
+        line += (f". The answer cells of {', '.join(left)} ({sum(left.values()):g} points) are graded in the lesson "
+                 "notebooks only: hand those in to earn them")
+    return line
+
+
+def with_scale(text, graded):
+    """``text`` (a summary or a results output) with the scale line after its first line."""
+    first, sep, rest = text.partition("\n")
+    return f"{first}\n{scale(graded)}{sep}{rest}" if graded.parts else text
+
+
 def summary(graded, results, verbose=False):
-    """A readable report: the total, each part's overview, then every failed test's message."""
-    lines = [f"{graded.origin}: {graded.score:g}/{graded.max_score:g}"]
+    """A readable report: the total, what it is out of, each part's overview, then every failed test's message."""
+    lines = [f"{graded.origin}: {graded.score:g}/{graded.max_score:g}", scale(graded)]
     for part in graded.parts:
         lines += ["  " + line for line in part.results["output"].splitlines()]
     lines += graded.notes
@@ -73,13 +121,18 @@ def isolation_mode():
         return "none"
 
 
-def outcome(path, verbose=False):
-    """(results, summary text or None, exit code, message for stderr or None) of grading ``path``."""
+def outcome(path, verbose=False, shown=None):
+    """(results, summary text or None, exit code, message for stderr or None) of grading ``path``.
+
+    shown: {key: Gradescope visibility} of the tests (autograder/grading/visibility.py), none by default.
+    """
     from autograder.grading import by_lesson  # imported late: it loads Hypothesis and the checks
 
     try:
         graded = by_lesson.grade_path(path)
         results = by_lesson.results_json(graded)
+        results = dict(results, output=with_scale(results["output"], graded))
+        results = visibility.apply(results, shown or {}, property_families())
         return results, summary(graded, results, verbose), EXIT_GRADED, None
     except SubmissionError as err:
         message = str(err)
@@ -107,9 +160,39 @@ def say(text, stream=None):
         os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())  # so that the flush at exit does not fail again
 
 
+def families():
+    """The course's check families."""
+    from autograder.course import active
+
+    return {check.family for check in active.part("checks").all_checks()}
+
+
+def property_families():
+    """The check families whose checks try generated examples (the "property" group of --visibility)."""
+    from autograder.course import active
+
+    return {check.family for check in active.part("checks").all_checks() if check.strategy is not None}
+
+
+def percentage(text):
+    """--fail-under's value: a percentage from 0 to 100."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number; give a percentage from 0 to 100") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"{text} is not a percentage from 0 to 100 (of what the hand-in can earn)")
+    return value
+
+
 def cmd_grade(args):
+    try:
+        shown = visibility.parse(args.visibility, families())
+    except visibility.VisibilityError as err:
+        say(f"--visibility: {err}", sys.stderr)
+        return EXIT_CANNOT_RUN
     with asked_isolation(args.isolation):
-        results, text, code, problem = outcome(args.path, args.verbose)
+        results, text, code, problem = outcome(args.path, args.verbose, shown)
         results.setdefault("isolation", isolation_mode())
     shown = report.HandinNames(args.path)
     results = shown.results(results)
@@ -127,8 +210,10 @@ def cmd_grade(args):
     if problem is not None:
         say(f"cannot grade: {shown.text(problem)}", sys.stderr)
         return code
-    if args.fail_under is not None and results["score"] < args.fail_under:
-        say(f"score {results['score']:g} is below --fail-under {args.fail_under:g}", sys.stderr)
+    got = percent(results["score"], results.get("max_score", 0))
+    if args.fail_under is not None and got < args.fail_under:
+        say(f"score {results['score']:g}/{results.get('max_score', 0):g} is {got:.1f}% of what this hand-in can earn, "
+            f"below --fail-under {args.fail_under:g}%", sys.stderr)
         return EXIT_BELOW
     return EXIT_GRADED
 
@@ -150,7 +235,14 @@ def main(argv=None):
     grade.add_argument("--output", metavar="FILE", help="write Gradescope's results.json to FILE (in one step), "
                        "whatever the outcome: worth 0, saying why, when the hand-in cannot be graded")
     grade.add_argument("--json", action="store_true", help="print Gradescope's results.json to stdout")
-    grade.add_argument("--fail-under", type=float, metavar="SCORE", help="exit 1 if the score is below SCORE")
+    grade.add_argument("--fail-under", type=percentage, metavar="PERCENT",
+                       help="exit 1 if the score is below PERCENT percent (0 to 100) of what the hand-in can earn "
+                       "(its max_score, which the output states)")
+    grade.add_argument("--visibility", action="append", default=[], metavar="KEY=LEVEL",
+                       help="when Gradescope shows a test: KEY is a check family, property (every check that tries "
+                       "generated examples) or answers (the answer cells); LEVEL is visible, after_due_date, "
+                       "after_published or hidden; others stay visible. make gradescope passes the course config's "
+                       "c.GradescopeResults.visibility")
     grade.add_argument("--verbose", action="store_true", help="also list the checks that passed")
     grade.add_argument("--isolation", choices=("full", "limits"),
                        help="full (the default, unless GRAPHKIT_SANDBOX=limits is set): refuse to grade where the "

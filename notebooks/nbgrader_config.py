@@ -101,6 +101,20 @@ c.Deadlines.due = {
                                           "lesson5_memory", "lesson6_symbolic"))
 }
 
+# ---------------------------------------------------------------- Gradescope and Canvas
+
+# When learners see each test of their Gradescope results (autograder/grading/visibility.py), per check
+# family or group ("property": the checks that try generated examples; "answers": the answer cells), one of
+# "visible", "after_due_date", "after_published", "hidden"; every other test is visible. `make gradescope`
+# puts it in the zip. For example:
+#     c.GradescopeResults.visibility = {"property": "after_due_date"}
+c.GradescopeResults.visibility = {}
+
+# The Canvas assignment each lesson's column of `make export-canvas` goes to (the number in the assignment's
+# address in Canvas); a lesson without one becomes a new Canvas assignment when the CSV is imported. For example:
+#     c.CanvasExport.assignment_ids = {"lesson1_graphs": 123456, "lesson2_backward": 123457}
+c.CanvasExport.assignment_ids = {}
+
 # ---------------------------------------------------------------- collecting an LMS download
 
 # The names of a Canvas "Download Submissions" zip: <login>_[LATE_]<user id>_<submission id>_<file>.ipynb,

@@ -9,10 +9,14 @@ learner's upload in /autograder/submission. What run_autograder leaves in
 /autograder/results/results.json is the grade. The zip holds:
 
     setup.sh         a Python venv in /autograder/venv with the kit installed into it
-                     (pip install --editable /autograder/source, so the kit finds its course files)
+                     (pip install --editable /autograder/source, so the kit finds its course files); then, for
+                     the build log, the sandbox report of the kit in /autograder/source and GRADESCOPE.md
     run_autograder   python -m autograder grade /autograder/submission --output /autograder/results/results.json,
                      as root, so learner code runs fully isolated; the kit writes results.json itself, and an
-                     upload that cannot be graded gets one worth 0 that says why
+                     upload that cannot be graded gets one worth 0 that says why. The course config's
+                     c.GradescopeResults.visibility (autograder/grading/visibility.py) is passed as --visibility
+    GRADESCOPE.md    the points to configure as the assignment's total: what each lesson notebook and each
+                     module can earn
     the kit          pyproject.toml, README.md, autograder/, solutions/, exercises/, the course package
                      (graphcourse/), and notebooks/ (config, lesson sources, source notebooks)
 
@@ -26,6 +30,7 @@ submission/ and results/, so the same layout can be tried on another machine.
 """
 
 import argparse
+import shlex
 import stat
 import sys
 import zipfile
@@ -33,6 +38,8 @@ from pathlib import Path
 
 from autograder.authoring.release import SKIP, ReleaseError, check_sources
 from autograder.course import active
+from autograder.course.lessons import LESSONS, function_of, module_of
+from autograder.grading import visibility
 
 OUT = Path("dist") / "gradescope.zip"  # relative to the root
 
@@ -63,8 +70,11 @@ fi
 python3 -m venv "$ROOT/venv"
 "$ROOT/venv/bin/python" -m pip install --quiet --upgrade pip
 "$ROOT/venv/bin/python" -m pip install --quiet --editable "$SOURCE"
-# For the build log: which protections of the grading sandbox this image supports.
-"$ROOT/venv/bin/python" -m autograder doctor || true
+# For the build log: which protections of the grading sandbox this image supports, for the kit in
+# $SOURCE (run there, as run_autograder runs, so no other copy of the kit in the working folder is
+# the one reported on), and the points to configure as the assignment's total.
+(cd "$SOURCE" && echo "sandbox report for the kit in $SOURCE:" && "$ROOT/venv/bin/python" -m autograder doctor) || true
+cat "$SOURCE/GRADESCOPE.md" || true
 """
 
 RUN_AUTOGRADER = """\
@@ -82,7 +92,7 @@ rm -f "$RESULTS"
 
 cd "$ROOT/source"
 export GRAPHKIT_COURSE="{course}"  # the course this zip grades
-"$ROOT/venv/bin/python" -m autograder grade "$ROOT/submission" --output "$RESULTS"
+"$ROOT/venv/bin/python" -m autograder grade "$ROOT/submission" --output "$RESULTS"{visibility}
 status=$?
 if [ ! -s "$RESULTS" ]; then  # the kit itself could not start: still results worth 0 that say so
     printf '{"score": 0, "output": "%s (exit status %s); tell your instructor.", "tests": []}\\n' \\
@@ -91,9 +101,79 @@ fi
 exit 0
 """
 
-def scripts():
-    """{name: text} of the two scripts, for the course being packed."""
-    return {"setup.sh": SETUP_SH, "run_autograder": RUN_AUTOGRADER.replace("{course}", active.name())}
+POINTS = "GRADESCOPE.md"  # at the top of the zip
+
+
+def course_visibility(root=None):
+    """The course config's c.GradescopeResults.visibility, checked; GradescopeError naming the file otherwise.
+
+    The config is read as nbgrader reads it (traitlets' loader): it is the course's one setting
+    of what learners see, for the zip as for any other grading.
+    """
+    from traitlets.config.loader import PyFileConfigLoader
+
+    folder = (Path(root) if root else active.KIT_ROOT) / active.root().relative_to(active.KIT_ROOT) / "notebooks"
+    config_file = folder / "nbgrader_config.py"
+    families = {check.family for check in active.part("checks").all_checks()}
+    try:
+        config = PyFileConfigLoader(config_file.name, path=str(folder)).load_config()
+        return visibility.checked(visibility.GradescopeResults(config=config).visibility, families)
+    except Exception as err:  # noqa: BLE001 - a config that cannot be read or a wrong value: the build says which
+        raise GradescopeError(f"{config_file}: c.GradescopeResults.visibility: {err}") from None
+
+
+def visibility_args(shown):
+    """run_autograder's --visibility arguments for ``shown`` ({key: level}), shell-quoted."""
+    return "".join(f" --visibility {shlex.quote(f'{key}={level}')}" for key, level in sorted(shown.items()))
+
+
+def scripts(shown=None):
+    """{name: text} of the two scripts, for the course being packed; shown: the tests' visibility."""
+    run = RUN_AUTOGRADER.replace("{course}", active.name()).replace("{visibility}", visibility_args(shown or {}))
+    return {"setup.sh": SETUP_SH, "run_autograder": run}
+
+
+def points_text(shown=None):
+    """GRADESCOPE.md: the total to configure for the assignment, from what each upload can earn; and the visibility."""
+    from autograder.grading.by_lesson import lesson_points
+
+    checks = active.part("checks").all_checks()
+    lines = [
+        "# Configuring the Gradescope assignment",
+        "",
+        "A learner's results are out of what their upload can earn (results.json's `max_score`), and Gradescope",
+        "shows the score out of the assignment's total points, which you set when you create it. Set that total",
+        "to what the upload you ask for can earn:",
+        "",
+        "| upload | points it can earn |",
+        "|---|---|",
+    ]
+    modules = {}
+    for lesson in LESSONS:
+        points = lesson_points(lesson)
+        lines.append(f"| `{lesson.notebook}` ({lesson.assignment}) | {sum(points.values()):g} |")
+        for grade_id in points:
+            function = function_of(grade_id)
+            if function:
+                modules.setdefault(module_of(function), set()).add(function)
+    for module, functions in modules.items():
+        total = sum(c.points for c in checks if c.function in functions)
+        lines.append(f"| `{module}.py` (the hidden checks of {', '.join(sorted(functions))}) | {total:g} |")
+    lines += [
+        "",
+        "An upload of several notebooks can earn the sum of theirs. A module earns only its functions' hidden",
+        "checks: the lessons' answer cells are graded in their notebooks, so ask for the notebooks when the",
+        "answer cells count. The results' output states the same on its second line, for every upload.",
+        "",
+        "## When learners see each test",
+        "",
+    ]
+    if shown:
+        lines += [f"- `{key}`: {level}" for key, level in sorted(shown.items())]
+        lines.append("- every other test: visible")
+    else:
+        lines.append("Every test is visible (c.GradescopeResults.visibility in the course config sets it per check family).")
+    return "\n".join(lines) + "\n"
 
 
 def course_files():
@@ -128,8 +208,10 @@ def kit_files(root: Path):
 
 
 def contents(root: Path):
-    """{zip path: (bytes, mode)}: the two scripts, executable, and the kit."""
-    entries = {name: (text.encode("utf-8"), 0o755) for name, text in scripts().items()}
+    """{zip path: (bytes, mode)}: the two scripts, executable, GRADESCOPE.md, and the kit."""
+    shown = course_visibility(root)
+    entries = {name: (text.encode("utf-8"), 0o755) for name, text in scripts(shown).items()}
+    entries[POINTS] = (points_text(shown).encode("utf-8"), 0o644)
     for name, data in kit_files(root).items():
         entries[name] = (data, 0o644)
     return dict(sorted(entries.items()))
@@ -174,6 +256,7 @@ def main(argv=None):
         print(f"gradescope: {err}", file=sys.stderr)
         return 1
     print(f"wrote {out} ({len(entries)} files): upload it as the assignment's autograder on Gradescope")
+    print(entries[POINTS][0].decode("utf-8"))
     return 0
 
 
