@@ -8,8 +8,11 @@
 
 The leaves stand in the left column and every node one column to the right of its
 furthest input, so the arrows run left to right in the order the forward pass
-computes. Each box shows the name, its op and, when given, its value and its
-gradient; an arrow read twice (``mul x x``) says so with "x2".
+computes. An input read by a node further right runs through the columns in
+between in a lane of its own, so no arrow passes through a box; the same graph
+gives the same picture on every run (exercises/layout.py places everything). Each
+box shows the name, its op and, when given, its value and its gradient; an arrow
+read twice (``mul x x``) says so with "x2".
 
 ``draw`` returns the matplotlib figure. In a notebook the figure shows as the
 cell's result; elsewhere save it with ``fig.savefig("graph.png")``. It needs no
@@ -23,8 +26,13 @@ import math
 import os
 import sys
 
+from exercises.layout import columns, layout
+
 LEAF = "leaf"
 NODE_COLOUR, LEAF_COLOUR, EDGE_COLOUR = "#dbeafe", "#f3f4f6", "#6b7280"
+# Sizes in inches: a box fits its longest line of text at FONT_SIZE points (CHAR_W per character).
+FONT_SIZE, CHAR_W, LINE_H, PAD, MIN_BOX_W = 10, 0.09, 0.19, 0.12, 1.0
+GAP_X, GAP_Y, MARGIN, TITLE_H, HEAD = 0.55, 0.3, 0.12, 0.35, 0.11
 
 
 @functools.lru_cache(maxsize=None)
@@ -100,37 +108,52 @@ def draw(graph, values=None, grads=None, *, ax=None, title=None, size=None):
 
     ``values``: {name: value}, as evaluate returns it; ``grads``: {name: dL/d(name)}, as
     backward returns it. Either may be left out. ``size``: the figure's (width, height) in
-    inches (default: from the graph's shape).
+    inches (default: from the graph's shape). The picture depends on the graph alone: the
+    same graph gives the same picture on every run, and no arrow passes through a box.
     """
-    import networkx as nx
+    from matplotlib.patches import FancyBboxPatch, Polygon
 
     _headless()
     graph = [(name, op, list(inputs)) for name, op, inputs in graph]
-    g = as_networkx(graph)
-    if not g:
+    if not graph:
         raise ValueError("the graph has no nodes to draw")
-    layers = max(data["layer"] for _name, data in g.nodes(data=True)) + 1
-    tallest = max(sum(1 for _n, d in g.nodes(data=True) if d["layer"] == k) for k in range(layers))
+    ops = {name: op for name, op, _inputs in graph}
+    labels = {name: label(name, ops.get(name, LEAF), values, grads) for name in columns(graph)}
+    box_w = max(MIN_BOX_W, max(len(line) for text in labels.values() for line in text.split("\n")) * CHAR_W + 2 * PAD)
+    box_h = max(text.count("\n") + 1 for text in labels.values()) * LINE_H + 2 * PAD
+    placed = layout(graph, box_w, box_h, GAP_X, GAP_Y, margin=MARGIN)
+    top = TITLE_H if title else 0.0  # room above the boxes for the title
+    width, height = placed.width, placed.height + top
     if ax is None:
-        fig = _figure_class()(figsize=size or (max(4.0, 2.3 * layers), max(2.2, 1.3 * tallest + 0.6)), layout="tight")
-        ax = fig.add_subplot()
+        fig = _figure_class()(figsize=size or (width, height))
+        ax = fig.add_axes((0, 0, 1, 1))
     else:
         fig = ax.figure
-    position = nx.multipartite_layout(g, subset_key="layer", align="vertical")
-    leaves = [n for n, d in g.nodes(data=True) if d["op"] == LEAF]
-    nx.draw_networkx_edges(g, position, ax=ax, edge_color=EDGE_COLOUR, arrows=True, arrowsize=16, node_size=4200,
-                           node_shape="s")
-    twice = {(u, v): f"x{d['times']}" for u, v, d in g.edges(data=True) if d["times"] > 1}
-    if twice:
-        nx.draw_networkx_edge_labels(g, position, edge_labels=twice, ax=ax, font_size=9, rotate=False,
-                                     bbox={"boxstyle": "round", "fc": "white", "ec": "none"})
-    for name, (x, y) in position.items():
-        op = g.nodes[name]["op"]
-        colour = LEAF_COLOUR if name in leaves else NODE_COLOUR
-        ax.text(x, y, label(name, op, values, grads), ha="center", va="center", fontsize=10, zorder=3,
-                bbox={"boxstyle": "round,pad=0.5", "fc": colour, "ec": "#374151"})
-    ax.set_axis_off()
-    ax.margins(x=0.18, y=0.25)
+    for _source, _target, times, points in placed.edges:
+        points = [(x, y + top) for x, y in points]
+        (x1, y1), (x2, y2) = points[-2], points[-1]
+        length = math.hypot(x2 - x1, y2 - y1) or 1.0
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        base = (x2 - HEAD * ux, y2 - HEAD * uy)
+        xs, ys = zip(*points[:-1], base)
+        ax.plot(xs, ys, color=EDGE_COLOUR, linewidth=1.4, solid_capstyle="butt", zorder=1)
+        ax.add_patch(Polygon([(x2, y2), (base[0] - HEAD / 2.5 * uy, base[1] + HEAD / 2.5 * ux),
+                              (base[0] + HEAD / 2.5 * uy, base[1] - HEAD / 2.5 * ux)],
+                             closed=True, facecolor=EDGE_COLOUR, edgecolor="none", zorder=1))
+        if times > 1:  # x * x: one arrow, read twice; said in the gap, where the arrow slants
+            (x1, y1), (x2, y2) = points[-3], points[-2]
+            ax.text((x1 + x2) / 2, (y1 + y2) / 2, f"x{times}", ha="center", va="center", fontsize=9, zorder=4,
+                    bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none"})
+    for name, (x, y) in placed.boxes.items():
+        colour = NODE_COLOUR if name in ops else LEAF_COLOUR
+        ax.add_patch(FancyBboxPatch((x, y + top), box_w, box_h, boxstyle=f"round,pad=0,rounding_size={PAD / 2}",
+                                    facecolor=colour, edgecolor="#374151", linewidth=1.0, zorder=2))
+        ax.text(x + box_w / 2, y + top + box_h / 2, labels[name], ha="center", va="center", fontsize=FONT_SIZE,
+                zorder=3)
     if title:
-        ax.set_title(title)
+        ax.text(width / 2, TITLE_H / 2, title, ha="center", va="center", fontsize=FONT_SIZE + 1)
+    ax.set_xlim(0, width)
+    ax.set_ylim(height, 0)  # y grows downwards, as in the layout
+    ax.set_aspect("equal")
+    ax.set_axis_off()
     return fig

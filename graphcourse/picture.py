@@ -1,7 +1,8 @@
 """A picture of the graph a backward check failed on, as inline SVG written by hand.
 
-The feedback page shows it under the grade cell: the graph laid out left to right
-in layers (leaves first, each node one column right of its furthest input), every
+The feedback page shows it under the grade cell: the graph laid out as the lessons'
+``draw`` lays it out (exercises/layout.py: leaves first, each node one column right of
+its furthest input, no arrow through a box, the same picture on every run), every
 name in a box with its value, the gradient the reference expects and the one the
 learner's ``backward`` returned, and the first node whose gradient is wrong, in
 sweep order, drawn in red.
@@ -16,6 +17,7 @@ is escaped, and every number is formatted from a checked int or float.
 import html
 import math
 
+from exercises.layout import layout as shared_layout
 from graphcourse.judges import reference_answer
 
 MAX_NAMES = 12  # leaves and nodes together: a larger graph gets no picture
@@ -23,7 +25,6 @@ MAX_LABEL = 14  # characters of a name shown in a box
 BOX_W, BOX_H = 150, 72
 GAP_X, GAP_Y, MARGIN = 60, 22, 16
 LINE = 16  # the height of a line of text in a box
-LANE = 12  # the room above the boxes for each edge that skips a column
 FONT = "DejaVu Sans, Arial, sans-serif"
 WRONG_FILL, WRONG_STROKE = "#fde2e1", "#c0392b"
 FILL, STROKE, EDGE = "#f6f8fa", "#57606a", "#8c959f"
@@ -60,39 +61,15 @@ def names_of(graph):
     return list(leaves), nodes
 
 
-def layers(graph):
-    """{name: column}: leaves in column 0, a node one column right of its furthest input."""
-    leaves, _nodes = names_of(graph)
-    column = {leaf: 0 for leaf in leaves}
-    for name, _op, inputs in graph:
-        column[name] = 1 + max((column.get(i, 0) for i in inputs), default=0)
-    return column
-
-
-def long_edges(graph):
-    """The (input, node) pairs that skip a column: they are routed above the boxes."""
-    column = layers(graph)
-    pairs = [(i, name) for name, _op, inputs in graph for i in dict.fromkeys(inputs) if column[name] - column[i] > 1]
-    return pairs
+def placed(graph):
+    """The boxes and arrows of ``graph`` as the lessons' ``draw`` places them (exercises/layout.py), in pixels."""
+    return shared_layout(graph, BOX_W, BOX_H, GAP_X, GAP_Y, margin=MARGIN)
 
 
 def layout(graph):
-    """{name: (x, y)} of each box's top-left corner, and the picture's width and height.
-
-    Room is left above the boxes for one lane per edge that skips a column.
-    """
-    column = layers(graph)
-    leaves, nodes = names_of(graph)
-    top = MARGIN + LANE * len(long_edges(graph))
-    rows = {}
-    where = {}
-    for name in leaves + nodes:
-        row = rows.get(column[name], 0)
-        rows[column[name]] = row + 1
-        where[name] = (MARGIN + column[name] * (BOX_W + GAP_X), top + row * (BOX_H + GAP_Y))
-    width = 2 * MARGIN + (max(column.values()) + 1) * BOX_W + max(column.values()) * GAP_X
-    height = top + MARGIN + max(rows.values()) * (BOX_H + GAP_Y) - GAP_Y
-    return where, width, height
+    """{name: (x, y)} of each box's top-left corner, and the picture's width and height."""
+    where = placed(graph)
+    return where.boxes, where.width, where.height
 
 
 def _arrow(points):
@@ -127,55 +104,76 @@ def _box(name, op, x, y, lines, wrong):
     return "".join(parts)
 
 
+def _picture(graph, lines_of, wrong, title, legend=""):
+    """The SVG text of ``graph``: each box's head line, then ``lines_of(name)`` [(text, colour)]; ``wrong`` in red."""
+    picture = placed(graph)
+    where, width, height = picture.boxes, picture.width, picture.height
+    bottom = height + 4
+    height += 2 * LINE + 8 if legend else 0
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="{FONT}" font-size="12" role="img">',
+        f"<title>{text(title or 'a computation graph', 300)}</title>",
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"></rect>',
+    ]
+    for _source, _target, times, route in picture.edges:
+        parts.append(_arrow(route))
+        if times > 1:  # x * x: one arrow, read twice; said in the gap, where the arrow slants
+            (ax, ay), (bx, by) = route[-3], route[-2]
+            parts.append(f'<text x="{(ax + bx) / 2:.1f}" y="{(ay + by) / 2 - 4:.1f}" text-anchor="middle" '
+                         f'fill="{STROKE}">×{times}</text>')
+    ops = {name: op for name, op, _inputs in graph}
+    leaves, nodes = names_of(graph)
+    for name in leaves + nodes:
+        x, y = where[name]
+        parts.append(_box(name, ops.get(name, ""), x, y, lines_of(name), name == wrong))
+    if legend:
+        parts.append(f'<text x="{MARGIN}" y="{bottom + LINE}" fill="{WRONG_STROKE}">{legend}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
 def svg(graph, values, expected, got, first_wrong, title=""):
     """The SVG text of ``graph`` with each name's value, expected and returned gradient; ``first_wrong`` in red.
 
     ``values``, ``expected`` and ``got`` map names to numbers (a name may be missing from any of them).
     """
-    where, width, height = layout(graph)
-    legend = height + 4
-    height += 2 * LINE + 8
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" font-family="{FONT}" font-size="12" role="img">',
-        f"<title>{text(title or 'the graph of a failed check', 300)}</title>",
-        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"></rect>',
-    ]
-    lanes = {pair: MARGIN + LANE * k for k, pair in enumerate(long_edges(graph))}
-    for name, _op, inputs in graph:
-        tx, ty = where[name]
-        distinct = list(dict.fromkeys(inputs))
-        for k, source in enumerate(distinct):
-            sx, sy = where[source]
-            start, end = (sx + BOX_W, sy + BOX_H / 2), (tx, ty + BOX_H * (k + 1) / (len(distinct) + 1))
-            lane = lanes.get((source, name))
-            if lane is None:
-                route = [start, end]
-            else:  # over the columns it skips, in a lane of its own above the boxes
-                route = [start, (start[0] + GAP_X / 2, lane), (end[0] - GAP_X / 2, lane), end]
-            parts.append(_arrow(route))
-            times = inputs.count(source)
-            if times > 1:  # x * x: one arrow, read twice
-                (ax, ay), (bx, by) = route[-2], route[-1]
-                parts.append(f'<text x="{(ax + bx) / 2:.1f}" y="{(ay + by) / 2 - 4:.1f}" text-anchor="middle" '
-                             f'fill="{STROKE}">×{times}</text>')
-    ops = {name: op for name, op, _inputs in graph}
-    leaves, nodes = names_of(graph)
-    for name in leaves + nodes:
-        x, y = where[name]
+
+    def lines_of(name):
         want, have = expected.get(name), got.get(name) if name in got else "missing"
-        lines = [
+        return [
             (f"value {number(values.get(name))}", STROKE),
             (f"expected grad {number(want)}", "#1a7f37"),
             (f"your grad {number(have) if have != 'missing' else '(none)'}", WRONG_STROKE if name == first_wrong else STROKE),
         ]
-        parts.append(_box(name, ops.get(name, ""), x, y, lines, name == first_wrong))
-    parts.append(
-        f'<text x="{MARGIN}" y="{legend + LINE}" fill="{WRONG_STROKE}">red: the first node whose gradient is wrong, '
-        f"in the order the backward sweep visits them ({text(first_wrong)})</text>"
-    )
-    parts.append("</svg>")
-    return "".join(parts)
+
+    legend = ("red: the first node whose gradient is wrong, in the order the backward sweep visits them "
+              f"({text(first_wrong)})")
+    return _picture(graph, lines_of, first_wrong, title or "the graph of a failed check", legend)
+
+
+def drawing(graph, values=None, grads=None, title=""):
+    """The SVG text of what the lessons' ``draw(graph, values, grads)`` shows, or '' for a graph it cannot draw.
+
+    Each box holds the name and op, then the value and the gradient where ``values`` and
+    ``grads`` give one; the boxes and arrows stand where ``draw`` puts them. A graph of more
+    than ``MAX_NAMES`` names, an empty one, a name defined twice or a cycle gets ''.
+    """
+    try:
+        graph = [(str(name), str(op), [str(i) for i in inputs]) for name, op, inputs in graph]
+        leaves, nodes = names_of(graph)
+        if not nodes or len(leaves) + len(nodes) > MAX_NAMES:
+            return ""
+        placed(graph)
+    except (TypeError, ValueError):
+        return ""
+    values, grads = _number_dict(values) or {}, _number_dict(grads) or {}
+
+    def lines_of(name):
+        lines = [(f"value {number(values[name])}", STROKE)] if name in values else []
+        return lines + ([(f"grad {number(grads[name])}", STROKE)] if name in grads else [])
+
+    return _picture(graph, lines_of, None, title)
 
 
 def _number_dict(value):
@@ -203,6 +201,10 @@ def of_failure(failure, check_id=""):
         return ""
     leaves, nodes = names_of(graph)
     if len(leaves) + len(nodes) > MAX_NAMES or not nodes:
+        return ""
+    try:
+        placed(graph)
+    except ValueError:  # a name defined twice, or a cycle: no picture could be right
         return ""
     expected = _number_dict(reference_answer(case)) or {}
     output = case.kwargs.get("output") or nodes[-1]

@@ -41,6 +41,7 @@ LEARNER_FILES = {
     "requirements.txt",
     "exercises/__init__.py",
     "exercises/draw.py",
+    "exercises/layout.py",
     "exercises/loader.py",
     "exercises/notebook.py",
     "exercises/pytest_impl.py",

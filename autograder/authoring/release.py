@@ -8,7 +8,7 @@ The bundle is made of, and only of:
     notebooks/<assignment>/   the release notebooks, made by `nbgrader generate_assignment`
                               in a temporary copy of the course (notebooks/ is never written)
     exercises/<module>.py     the stubs and exercises/tasks.py, generated from the references here and now
-    exercises/__init__.py, draw.py, loader.py, pytest_impl.py, exercises/tests/   copied as they are
+    exercises/__init__.py, draw.py, layout.py, loader.py, pytest_impl.py, exercises/tests/   copied as they are
     everything under learner/ README.md, Makefile, conftest.py, CI workflow, requirements ...
 
 The whole bundle is built in memory, then scanned: a solution or hidden-test
@@ -39,6 +39,7 @@ OUT = Path("dist") / "learner"  # relative to the root
 PUBLIC = (
     "exercises/__init__.py",
     "exercises/draw.py",
+    "exercises/layout.py",
     "exercises/loader.py",
     "exercises/notebook.py",
     "exercises/pytest_impl.py",
