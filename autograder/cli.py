@@ -52,8 +52,7 @@ def scale(graded):
     for part in (p for p in graded.parts if p.label == "functions"):
         names = [m["function"] for t in part.results["tests"] if (m := FUNCTION_OF_TEST.search(t.get("name", "")))]
         functions += [n for n in dict.fromkeys(names) if n not in functions]
-        earned.append(f"{os.path.basename(part.origin)} {part.results['max_score']:g} "
-                      f"(the hidden checks of {', '.join(dict.fromkeys(names))})")
+        earned.append(f"{part.results['max_score']:g} for the hidden checks of {', '.join(dict.fromkeys(names))}")
     left = {}
     for lesson in LESSONS:
         points = lesson_points(lesson)

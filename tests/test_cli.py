@@ -72,9 +72,9 @@ def graded(cli_folder):
     for path in SOURCE_NOTEBOOKS:
         shutil.copy(path, tmp / "both" / path.name)
     jobs = {
-        "stub": (stub, "--json"),
+        "stub": (stub, "--json", "--fail-under", "0.5"),
         "correct": (correct, "--json", "--fail-under", "100", "--output", tmp / "out" / "correct.json"),
-        "notebook": (notebook, "--json", "--fail-under", "101"),
+        "notebook": (notebook, "--json", "--visibility", "answers=after_published", "--visibility", "evaluate_values=hidden"),
         "folder": (tmp / "both",),
     }
     with ThreadPoolExecutor(max_workers=2) as pool:
@@ -89,9 +89,9 @@ def results(run):
 
 @pytest.mark.slow
 def test_stub_scores_zero_with_every_check_failed(graded):
-    """The stub module grades to 0 with every test failed, and the CLI exits 0 (it did grade)."""
+    """The stub module grades to 0 with every test failed (under --fail-under 0.5, so the CLI exits 1, results printed)."""
     run = graded["stub"]
-    assert run.returncode == 0, run.stderr
+    assert run.returncode == 1, run.stderr
     result = results(run)
     assert result["score"] == 0 and result["max_score"] == sum(check.points for check in CHECKS.values())
     assert {t["status"] for t in result["tests"]} == {"failed"}
@@ -122,12 +122,78 @@ def test_notebook_is_graded_on_its_lessons_grade_cells(graded):
 
 
 @pytest.mark.slow
-def test_fail_under_above_the_score_exits_1(graded):
-    """--fail-under 101 exits 1, still prints the results JSON, and says why on stderr."""
-    run = graded["notebook"]
-    assert run.returncode == 1, run.stderr
-    assert results(run)["tests"]
-    assert "101" in run.stderr and "fail-under" in run.stderr
+def test_fail_under_is_a_percentage_of_what_the_hand_in_can_earn(graded):
+    """--fail-under takes a percentage: the stub's 0/100 is below 0.5 % (exit 1, results still printed, stderr says
+    the score, its percentage and the threshold's); the reference's 100/100 meets 100 %."""
+    run = graded["stub"]
+    assert run.returncode == 1 and results(run)["tests"]
+    assert "score 0/100 is 0.0% of what this hand-in can earn, below --fail-under 0.5%" in run.stderr, run.stderr
+    assert graded["correct"].returncode == 0 and graded["correct"].stderr == ""
+
+
+@pytest.mark.parametrize("value", ["101", "-1", "half"])
+def test_fail_under_refuses_what_is_no_percentage(value):
+    """A --fail-under that is no percentage from 0 to 100 is refused before anything is graded, and the help says
+    it takes a percentage."""
+    run = grade(ROOT / "no-such-hand-in", "--fail-under", value)
+    assert run.returncode == 2 and "--fail-under" in run.stderr and "percentage from 0 to 100" in run.stderr
+    assert "no such file" not in run.stderr  # refused by the option, not by grading
+    help_text = subprocess.run([sys.executable, "-m", "autograder", "grade", "--help"], cwd=ROOT, capture_output=True,
+                               text=True, timeout=60).stdout
+    assert "PERCENT percent" in " ".join(help_text.split())
+
+
+@pytest.mark.slow
+def test_each_output_says_what_the_hand_in_is_out_of(graded):
+    """The second line of the summary and of the results' output: the hand-in is out of what it can earn. A module is
+    out of its functions' hidden checks and says the lessons' answer cells are not in it; notebooks are out of theirs."""
+    module = results(graded["correct"])["output"].splitlines()[1]
+    assert module.startswith("out of 100 (100%): what this hand-in can earn: 100 for the hidden checks of ")
+    answers = {l.assignment: sum(p for g, p in by_lesson.lesson_points(l).items() if not grade_cells()[g].function)
+               for l in LESSONS if module_of(next(c.function for c in grade_cells().values()
+                                                  if c.assignment == l.assignment and c.function)) == "graph"}
+    assert f"The answer cells of {', '.join(answers)} ({sum(answers.values()):g} points)" in module, module
+    total = sum(sum(by_lesson.lesson_points(lesson).values()) for lesson in LESSONS)
+    folder = graded["folder"].stdout.splitlines()[1]
+    assert folder.startswith(f"out of {total:g} (100%): what this hand-in can earn: ") and "answer cells" not in folder
+    for lesson in LESSONS:
+        assert f"{lesson.notebook} {sum(by_lesson.lesson_points(lesson).values()):g}" in folder, lesson
+    notebook = results(graded["notebook"])
+    assert notebook["output"].splitlines()[1].startswith(f"out of {notebook['max_score']:g} (100%)")
+
+
+@pytest.mark.slow
+def test_visibility_is_set_per_check_family_and_group(graded):
+    """--visibility answers=after_published evaluate_values=hidden: the answer cells and that family's checks get
+    those visibilities, every other test stays visible; without it every test is visible."""
+    notebook = results(graded["notebook"])
+    seen = {t["name"]: t["visibility"] for t in notebook["tests"]}
+    for name, level in seen.items():
+        expected = ("after_published" if name.endswith("(answer)") else
+                    "hidden" if name.startswith("evaluate_values/") else "visible")
+        assert level == expected, (name, level)
+    assert {"after_published", "hidden", "visible"} == set(seen.values())
+    assert {t["visibility"] for t in results(graded["correct"])["tests"]} == {"visible"}
+
+
+def test_visibility_names_a_family_or_a_group_and_a_gradescope_level():
+    """A key that is no family nor group, or a level Gradescope does not know, is refused saying what there is."""
+    from autograder.grading import visibility
+
+    families = {check.family for check in checks.all_checks()}
+    assert visibility.parse(["property=after_due_date", "deep_graph = hidden"], families) == {
+        "property": "after_due_date", "deep_graph": "hidden"}
+    for wrong, said in (("nope=hidden", "no check family"), ("deep_graph=later", "visible, after_due_date"),
+                        ("deep_graph", "not KEY=LEVEL")):
+        with pytest.raises(visibility.VisibilityError, match=said):
+            visibility.parse([wrong], families)
+    property_families = {c.family for c in checks.all_checks() if c.strategy is not None}
+    assert property_families, "the course has property checks"
+    family = sorted(property_families)[0]
+    results_in = {"tests": [{"name": f"{family}/x (f)"}, {"name": "deep_graph/y (f)"}, {"name": "ORDER (answer)"}]}
+    shown = visibility.apply(results_in, {"property": "after_due_date"}, property_families)
+    assert [t["visibility"] for t in shown["tests"]] == ["after_due_date", "visible", "visible"]
+    assert visibility.apply(results_in, {}, property_families) is results_in
 
 
 @pytest.mark.slow

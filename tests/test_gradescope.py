@@ -18,6 +18,8 @@ import zipfile
 import pytest
 
 from autograder.authoring import gradescope
+from autograder.course.lessons import LESSONS
+from autograder.grading.by_lesson import lesson_points
 from tests.conftest import REFERENCE_SOURCE, ROOT, STUB_SOURCE
 
 GRADESCOPE_TEST_KEYS = {"name", "score", "max_score", "status", "output"}
@@ -144,6 +146,7 @@ def test_reference_module_gets_full_marks(root):
     assert results["score"] == results["max_score"], results["output"]
     assert all(test["status"] == "passed" for test in results["tests"])
     assert results["output"].startswith("submission: 100/100"), results["output"][:200]
+    assert results["output"].splitlines()[1].startswith("out of 100 (100%): what this hand-in can earn: 100 for the hidden checks of ")
     assert str(root) not in json.dumps(results), "the results show the grading machine's folders"
     assert results["isolation"] == "full"
 
@@ -211,3 +214,67 @@ def test_setup_sh_installs_the_kit_and_run_autograder_grades_with_it(archive, tm
     results = run_autograder(root)
     assert_gradescope_schema(results)
     assert results["score"] == results["max_score"], results["output"]
+
+
+# ---------------------------------------------------------------- the points, the visibility, setup.sh's report
+
+
+def test_zip_documents_the_point_total_to_configure(archive):
+    """GRADESCOPE.md, at the top of the zip, gives what each lesson notebook and each module can earn (the total to
+    set for the assignment), and says that every test is visible when the course config sets no visibility."""
+    with zipfile.ZipFile(archive) as opened:
+        text = opened.read(gradescope.POINTS).decode("utf-8")
+    for lesson in LESSONS:
+        assert f"| `{lesson.notebook}` ({lesson.assignment}) | {sum(lesson_points(lesson).values()):g} |" in text
+    assert "| `graph.py` (the hidden checks of backward, evaluate, inputs_of, users_of) | 100 |" in text
+    assert "Every test is visible" in text
+    assert gradescope.points_text() == text
+
+
+def write_config(folder, line):
+    (folder / "notebooks").mkdir(parents=True)
+    (folder / "notebooks" / "nbgrader_config.py").write_text(f"c = get_config()\n{line}\n", encoding="utf-8")
+    return folder
+
+
+def test_visibility_comes_from_the_course_config(tmp_path):
+    """c.GradescopeResults.visibility in the course config goes into run_autograder as --visibility and into
+    GRADESCOPE.md; the committed config sets none, so run_autograder passes none (every test visible, as before)."""
+    root = write_config(tmp_path, 'c.GradescopeResults.visibility = {"property": "after_due_date", "deep_graph": "hidden"}')
+    shown = gradescope.course_visibility(root)
+    assert shown == {"property": "after_due_date", "deep_graph": "hidden"}
+    run = gradescope.scripts(shown)["run_autograder"]
+    (command,) = [line for line in run.splitlines() if "-m autograder grade" in line]
+    assert command.endswith('--output "$RESULTS" --visibility deep_graph=hidden --visibility property=after_due_date')
+    assert "- `property`: after_due_date" in gradescope.points_text(shown)
+    assert gradescope.course_visibility(ROOT) == {}
+    assert "--visibility" not in gradescope.scripts(gradescope.course_visibility(ROOT))["run_autograder"]
+
+
+@pytest.mark.parametrize("line, said", [
+    ('c.GradescopeResults.visibility = {"nope": "hidden"}', "no check family"),
+    ('c.GradescopeResults.visibility = {"property": "later"}', "later"),
+])
+def test_a_wrong_visibility_stops_the_build_naming_the_config(tmp_path, line, said):
+    root = write_config(tmp_path, line)
+    with pytest.raises(gradescope.GradescopeError, match=said) as caught:
+        gradescope.course_visibility(root)
+    assert str(root / "notebooks" / "nbgrader_config.py") in str(caught.value)
+
+
+def test_setup_sh_reports_on_the_unpacked_kit_not_the_working_folder(root, tmp_path):
+    """setup.sh's report (after its pip install) is the sandbox report of the kit in source/, wherever setup.sh is run
+    from: a folder holding another `autograder` package is not the one reported on; then the points to configure."""
+    lines = gradescope.SETUP_SH.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("# For the build log"))
+    head = [line for line in lines[:start] if line.startswith(("#!", "set ", "ROOT=", "SOURCE="))]
+    decoy = tmp_path / "elsewhere"
+    (decoy / "autograder").mkdir(parents=True)
+    (decoy / "autograder" / "__init__.py").write_text("", encoding="utf-8")
+    (decoy / "autograder" / "__main__.py").write_text('print("the kit of the working folder")\n', encoding="utf-8")
+    done = subprocess.run(["bash", "-c", "\n".join(head + lines[start:])], cwd=decoy, text=True, timeout=300,
+                          env=dict(os.environ, AUTOGRADER_ROOT=str(root)), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert done.returncode == 0, done.stdout
+    assert "the kit of the working folder" not in done.stdout
+    assert f"sandbox report for the kit in {root / 'source'}:" in done.stdout and "sandbox level:" in done.stdout
+    assert "# Configuring the Gradescope assignment" in done.stdout
