@@ -5,7 +5,9 @@ from a small notebook, by nbconvert's HTMLExporter configured as the course conf
 (notebooks/nbgrader_config.py) configures nbgrader's generate_feedback.
 """
 
+import dataclasses
 import html
+import json
 import re
 from html.parser import HTMLParser
 
@@ -13,6 +15,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
+from autograder.course.lessons import LESSONS
 from autograder.pipeline import cohort_report, item_analysis
 from autograder.pipeline.cohort_report import Cohort, Entry, Lesson
 from tests.conftest import ROOT
@@ -147,6 +150,68 @@ def test_a_report_built_learner_by_learner_keeps_only_their_rows(page):
         report.add("a", {})  # before the learners already added: the item analysis sums in student order
 
 
+def pass_rate_plot(page):
+    return re.search(r'<svg[^>]*aria-label="Pass rate of every hidden check.*?</svg>', page, re.S).group(0)
+
+
+def test_each_rule_sentence_shows_once_above_the_checks_it_governs():
+    """Two variants of one family share a rule: the sentence is drawn once, with both checks' bars under it."""
+    shared = cohort()
+    shared.rules = dict(RULES, **{"hard/one": RULES["easy/one"]})
+    plot = pass_rate_plot(cohort_report.html_page(shared))
+    assert plot.count(RULES["easy/one"]) == 1 and plot.count(RULES["split/one"]) == 1
+    data = cohort_report.Report.of(shared).page_data()["pass_rates"]
+    groups = [[row["id"] for row in group["rows"]] for group in data["groups"]]
+    assert sorted(map(sorted, groups)) == [["easy/one", "hard/one"], ["noise/one"], ["split/one"]]
+    assert groups[0] == ["hard/one", "easy/one"]  # the group of the hardest check first, hardest first within it
+
+
+def test_the_report_names_the_course_and_its_date_and_each_lessons_mean():
+    whole = cohort()
+    page = cohort_report.html_page(whole, course="graphkit <course>", date="2025-03-15")
+    assert "graphkit &lt;course&gt;" in page and "2025-03-15" in page
+    means = {row["lesson"]: row for row in cohort_report.Report.of(whole).lesson_means()}
+    for lesson in whole.lessons:
+        handed = [e.score for e in (whole.entry(s, lesson.assignment) for s in whole.learners) if e.status != "missing"]
+        assert means[lesson.assignment]["handed_in"] == len(handed)
+        assert means[lesson.assignment]["mean"] == f"{sum(handed) / len(handed):.1f}"
+        assert f"<td>{lesson.assignment}</td><td class=\"n\">{len(handed)}</td>" in page
+    assert "As of" not in cohort_report.html_page(whole)  # no date given, none made up
+
+
+def test_a_check_nobody_was_graded_on_is_not_among_the_hardest():
+    whole = cohort()
+    whole.checks = whole.checks + [("later/one", "later_function", 5)]
+    page = cohort_report.html_page(whole)
+    assert "later/one" not in pass_rate_plot(page) and "Left out: 1 check" in page
+    assert "later/one" in page  # the item analysis still lists it, as graded by no hand-in
+
+
+def test_untouched_hand_ins_and_grades_set_by_hand_are_flagged():
+    whole = cohort()
+    whole.learners["s01"]["lesson1"].untouched = True
+    whole.learners["s02"]["lesson2"].manual = {
+        "grades": {"split_correct": {"score": 9.0, "auto_score": 0.0, "max_score": 10.0, "extra_credit": 0.0}},
+        "comments": {"split_solution": "=HYPERLINK(\"x\") <b>see me</b>"}}
+    assert "lesson1 untouched" in cohort_report.remarks(whole, "s01")
+    assert "lesson2 graded by hand" in cohort_report.remarks(whole, "s02")
+    page = cohort_report.html_page(whole)
+    section = page[page.index('id="by-hand"'):page.index('id="attention"')]
+    assert "lesson2/split_correct: 9 (hidden checks: 0)" in section and "&lt;b&gt;see me&lt;/b&gt;" in section
+    rows = {row[0]: row for row in csv_rows(cohort_report.checks_csv(whole))}
+    header = rows["student_id"]
+    said = rows["s02"][header.index("graded_by_hand")]
+    assert said.startswith("lesson2/split_correct: 9 (hidden checks: 0) | lesson2/split_solution: comment: ")
+    assert rows["s01"][header.index("graded_by_hand")] == "" and header[-1] == "problems"
+
+
+def csv_rows(text):
+    import csv
+    import io
+
+    return list(csv.reader(io.StringIO(text)))
+
+
 # ---------------------------------------------------------------- the feedback page
 
 
@@ -161,16 +226,28 @@ def graded_cell(grade_id, points, score, outputs, source="assert True"):
     return cell
 
 
+def solution_cell(grade_id, source, comment, grade=False, kind="code"):
+    """A solution cell with the comment GetGrades puts in its metadata (nbgrader's "No response." or a grader's)."""
+    cell = new_code_cell(source) if kind == "code" else new_markdown_cell(source)
+    cell.metadata["nbgrader"] = {"grade": grade, "solution": True, "locked": False, "grade_id": grade_id,
+                                 "points": 2 if grade else 0, "score": 0.0, "comment": comment, "schema_version": 3}
+    return cell
+
+
 def graded_notebook():
     """A notebook as generate_feedback sees it: grade cells with the outputs HiddenChecks writes and GetGrades' scores."""
     failed = new_output("error", ename="HiddenCheckFailed", evalue=f"evaluate returned {HOSTILE_VALUE} {LONG_VALUE}",
                         traceback=["wrong_order_valueerror/wrong_order (evaluate): 0/3 FAILED", f"  got {LONG_VALUE}"])
     cells = [
         new_markdown_cell("# Lesson one\n\nSome prose."),
+        solution_cell("order_solution", "ORDER = ['q', 'p', 'L']", "No response."),
         graded_cell("answer_order", 1, 0.0, [
             new_output("stream", name="stdout", text="answer_order: not yet right\n"),
-            new_output("error", ename="HiddenCheckFailed", evalue="ORDER cannot be computed in that order", traceback=[]),
+            new_output("error", ename="HiddenCheckFailed", evalue="ORDER cannot be computed in that order",
+                       traceback=["With `=`, a value keeps only its last contribution."]),
         ]),
+        solution_cell("essay", "Why reverse?", "No response.", grade=True, kind="markdown"),
+        solution_cell("evaluate_solution", "def evaluate(graph, leaves): ...", "Mind ``KeyError``, please."),
         graded_cell("evaluate_correct", 25, 15.0, [
             new_output("stream", name="stdout", text="hidden checks: 15/25 points, 5 of 9 passed\n  passed  x\n"),
             new_output("execute_result", data={"text/plain": "15"}, execution_count=None),
@@ -180,7 +257,7 @@ def graded_notebook():
     return new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
 
 
-def feedback_html(template_of_the_kit=True):
+def feedback_html(template_of_the_kit=True, nb=None, found=None):
     """The notebook through the exporter that nbgrader's GenerateFeedback builds from the course config.
 
     nbgrader's API sets HTMLExporter.template_name = "feedback" before every feedback run; the course
@@ -203,8 +280,8 @@ def feedback_html(template_of_the_kit=True):
     last = converter.preprocessors[-1]  # the others need a gradebook: the scores are set above, as GetGrades sets them
     assert last.rsplit(".", 1)[-1] == GradeCellSummary.__name__
     exporter.register_preprocessor(last)  # as nbgrader registers it: no enabled=True
-    resources = {"nbgrader": {"notebook": "first", "score": 16.0, "max_score": 26.0, "late_penalty": 0}}
-    return exporter.from_notebook_node(nbformat.from_dict(graded_notebook()), resources=resources)[0]
+    resources = {"nbgrader": dict(found or {"notebook": "first"}, score=16.0, max_score=26.0, late_penalty=0)}
+    return exporter.from_notebook_node(nbformat.from_dict(nb or graded_notebook()), resources=resources)[0]
 
 
 @pytest.fixture(scope="module")
@@ -221,7 +298,7 @@ def summary_rows(page):
 def test_feedback_page_opens_with_a_summary_of_the_grade_cells(feedback):
     rows = summary_rows(feedback)
     assert feedback.index('class="grade-summary"') < feedback.index("Lesson one")
-    body = [row for row in rows if "<code>" in row]
+    body = [row for row in rows if "<code>" in row and "Comment</a>" not in row and "essay" not in row]
     assert len(body) == 2
     first, second = body
     assert "<code>answer_order</code>" in first and "the answer ORDER" in first and "0 / 1" in first
@@ -241,8 +318,74 @@ def test_feedback_outputs_wrap_and_learner_text_is_escaped(feedback):
     assert "\u2026" in message and LONG_VALUE not in message  # the one-line message is cut; the detail has it all
 
 
-def test_the_kits_template_adds_no_script(feedback):
-    def scripts(page):
-        return sorted(re.findall(r"<script\b[^>]*>", page))
+def test_the_feedback_page_loads_nothing(feedback):
+    """No script at all (nbgrader's page loads MathJax from a CDN; the lessons need no maths), nothing fetched."""
+    assert not re.findall(r"<script\b", feedback, re.I) and "mathjax" not in feedback.lower()
+    stock = feedback_html(template_of_the_kit=False)
+    assert re.findall(r"<script\b", stock, re.I), "nbgrader's own page should still load its script"
+    tags = Elements(feedback).tags
+    fetched = [a.get("src") or a.get("href") for tag, a in tags if tag in ("script", "img", "link", "iframe")]
+    assert not [address for address in fetched if address and not address.startswith(("data:", "#"))], fetched
 
-    assert scripts(feedback) == scripts(feedback_html(template_of_the_kit=False))
+
+def test_only_comments_a_person_wrote_are_shown(feedback):
+    """nbgrader's automatic "No response." is dropped on an autograded solution cell, kept on a cell graded by hand."""
+    rows = summary_rows(feedback)
+    comments = [row for row in rows if "Comment</a>" in row]
+    assert len(comments) == 2, comments
+    assert any("essay" in row and "No response." in row for row in comments)
+    assert any("evaluate_solution" in row and "Mind ``KeyError``, please." in row for row in comments)  # as written
+    assert not any("order_solution" in row for row in comments)
+    text = html.unescape(re.sub(r"<[^>]+>", "", feedback))
+    assert text.count("No response.") == 2  # the essay's row and its footer
+
+
+def test_no_bare_out_prompt_and_no_literal_backticks_in_what_grading_wrote(feedback):
+    """The score output nbgrader read is not shown as Out[ ]:, and `code` in grading's text loses its backticks."""
+    assert "Out[" not in html.unescape(re.sub(r"<[^>]+>", "", feedback))
+    assert "15 / 25" in feedback  # the score is still in the summary and in the cell's header
+    body = feedback[feedback.index('id="notebook"'):]
+    outputs = " ".join(re.findall(r'<div class="output_subarea[^>]*>(.*?)</div>', body, re.S))
+    assert "\u2018=\u2019" in html.unescape(outputs) and "`" not in html.unescape(outputs)
+
+
+def test_code_in_a_summary_message_is_shown_as_code():
+    from autograder.nbgrader.feedback_page import code_parts
+
+    assert code_parts("Use `x` and ``y``.") == [("Use ", False), ("x", True), (" and ", False), ("y", True), (".", False)]
+    nb = graded_notebook()
+    nb.cells[2].outputs[0]["text"] = "answer_order: keep `=` out\n"
+    row = next(row for row in summary_rows(feedback_html(nb=nb)) if "answer_order" in row)
+    assert "keep <code>=</code> out" in row and "`" not in row
+
+
+def lesson_drawing():
+    """The first lesson's first drawing cell, as its source notebook holds it: (id, source)."""
+    lesson = LESSONS[0]
+    nb = json.loads((ROOT / "notebooks" / "source" / lesson.assignment / lesson.notebook).read_text(encoding="utf-8"))
+    cell = next(c for c in nb["cells"] if c["cell_type"] == "code" and "draw(" in "".join(c["source"]))
+    return cell["id"], "".join(cell["source"])
+
+
+@pytest.fixture(scope="module")
+def drawn():
+    """A feedback page of the first lesson holding its drawing cell twice: unchanged (under another id), and edited."""
+    lesson = LESSONS[0]
+    cell_id, source = lesson_drawing()
+    same, edited = new_code_cell(source), new_code_cell(source + "\nprint('mine')")
+    same["id"], edited["id"] = "kept-by-its-source", cell_id
+    nb = graded_notebook()
+    nb.cells[1:1] = [same, edited]
+    found = {"notebook": lesson.notebook.rsplit(".", 1)[0], "assignment": lesson.assignment}
+    return feedback_html(nb=nb, found=found)
+
+
+def test_a_lesson_drawing_cell_shows_the_picture_or_says_why_not(drawn):
+    """The course's drawing cell, unchanged, shows the picture drawn from the source notebook; an edited one says
+    why it has none, and nothing of the learner's cell is run (its print never shows)."""
+    images = [a["src"] for tag, a in Elements(drawn).tags if tag == "img"]
+    assert len(images) == 1 and images[0].startswith("data:image/png;base64,")
+    text = html.unescape(re.sub(r"<[^>]+>", "", drawn))
+    assert "drawn with the reference's code" in text and "No picture here: this cell is no longer the lesson's" in text
+    assert text.index("drawn with the reference's code") < text.index("No picture here")
+    assert "\nmine\n" not in text

@@ -61,6 +61,7 @@ upload: autograder/pipeline/collect.py reads it, trusting only the LMS's own nam
 import argparse
 import collections
 import ctypes
+import datetime
 import io
 import json
 import os
@@ -75,7 +76,7 @@ from autograder.course import active
 from autograder.course.lessons import LESSONS, function_of
 from autograder.files import sha, write_atomic, write_if_changed
 from autograder.grading import cellgrades
-from autograder.nbgrader import hidden_checks
+from autograder.nbgrader import hidden_checks, manual_grades
 from autograder.nbgrader.course_folder import BatchError, Course, remove
 from autograder.pipeline import cohort_report, handins, timestamps
 from autograder.pipeline import collect as download
@@ -297,8 +298,10 @@ class Feedback:
     alone writes the log and state.json, marking each hand-in once its pages are written.
     """
 
-    def __init__(self, course, workers=1):
+    def __init__(self, course, workers=1, marks=None):
         self.course = course
+        self.marks = {h: manual_grades.digest(m) for h, m in (marks or {}).items()}  # hand-in: what graders set
+        self.written = []  # hand-ins whose pages were written in this run
         self.workers = max(1, workers)
         self.pool = None
         self.queue = collections.deque()  # (hand-in, its future; None: to be written in this process)
@@ -315,6 +318,15 @@ class Feedback:
             self.pool.shutdown(cancel_futures=True)
         if self.bar is not None:
             self.bar.close()
+
+    def mark(self, handin):
+        """What state.json keeps once a hand-in's feedback is written: its autograde mark, with its manual marks if any.
+
+        A grader's change in the formgrader changes it, so the page is written again; autograding is not redone.
+        """
+        graded = self.course.state["graded"][handin]
+        marks = self.marks.get(handin, "")
+        return sha(f"{graded}/{marks}".encode()) if marks else graded
 
     def expect(self, count):
         """``count`` hand-ins will be handed over one by one (by autograde): the progress bar counts them from now."""
@@ -350,14 +362,15 @@ class Feedback:
     def take(self, wait=True):
         """Mark the hand-ins whose feedback is done, in the order they were handed over; with ``wait``, all of them."""
         course = self.course
-        graded, fed = course.state["graded"], course.state["feedback"]
+        fed = course.state["feedback"]
         while self.queue and (wait or (self.queue[0][1] is not None and self.queue[0][1].done())):
             handin, future = self.queue.popleft()
             student, assignment = handin.split("/")
             result = _outcome(future) if future is not None else write_feedback(course, assignment, student)
             if course.call("generate_feedback", assignment, student, log="generate_feedback",
                            runner=lambda step, *args: result)["success"]:
-                fed[handin] = graded[handin]
+                fed[handin] = self.mark(handin)
+                self.written.append(handin)
                 course.save_state()
             else:
                 self.failed.append(handin)
@@ -368,7 +381,7 @@ class Feedback:
         graded, fed = self.course.state["graded"], self.course.state["feedback"]
         self.add([
             h for h in sorted(graded)
-            if (fed.get(h) != graded[h] or not self.course.path("feedback", *h.split("/")).exists())
+            if (fed.get(h) != self.mark(h) or not self.course.path("feedback", *h.split("/")).exists())
             and self.course.path("autograded", *h.split("/")).exists()
         ])
         self.take()
@@ -378,13 +391,36 @@ class Feedback:
 # ---------------------------------------------------------------- outputs
 
 
-def learner_entries(course, keys, scores, cells, answer_grades):
+def read_marks(course):
+    """{"student/assignment": marks} of the hand-ins a grader scored or commented on by hand (manual_grades.read)."""
+    with course.gradebook() as gradebook:
+        return manual_grades.read(gradebook)
+
+
+def release_keys(course):
+    """{assignment: the record key of its release notebook}: a hand-in with that key was handed in untouched."""
+    settings = hidden_checks.course_settings(course.config())
+    found = {}
+    for assignment, (points, tests) in course.grade_cells().items():
+        lesson = next(l for l in LESSONS if l.assignment == assignment)
+        try:
+            nb = json.loads(course.release(lesson).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        chunks, notes = cellgrades.chunks_of(nb, lesson.notebook, tests)
+        found[assignment] = cellgrades.record_key(chunks, points, notes, settings)
+    return found
+
+
+def learner_entries(course, keys, scores, cells, answer_grades, marks=None, untouched=None):
     """(student, {assignment: Entry}) for every learner of ``scores``, one learner at a time, in ``scores``' order.
 
-    ``scores`` is the gradebook's {student: {assignment: (score, late seconds, penalty)}}. Each
-    learner's graded records are read from the cache as that learner comes up, and are
-    theirs alone: nothing of one learner is kept for the next.
+    ``scores`` is the gradebook's {student: {assignment: (score, late seconds, penalty)}}; ``marks``
+    what graders set by hand (read_marks), ``untouched`` the record key of each release notebook
+    (release_keys). Each learner's graded records are read from the cache as that learner comes
+    up, and are theirs alone: nothing of one learner is kept for the next.
     """
+    marks, untouched = marks or {}, untouched or {}
     problems = course.problems()
     for student, handed_in in scores.items():
         entries = {}
@@ -412,19 +448,68 @@ def learner_entries(course, keys, scores, cells, answer_grades):
                 answers=answers,
                 results=record["results"],
                 seconds=seconds,
+                manual=marks.get(f"{student}/{lesson.assignment}", {}),
+                untouched=not problem and relative in keys and keys[relative] == untouched.get(lesson.assignment),
             )
         yield student, entries
+
+
+def results_of(entry):
+    """A hand-in's results.json: the record's, with the gradebook's score (grades set by hand, the late penalty).
+
+    ``score`` is the gradebook's, as grades.csv, the feedback page and the report show it;
+    ``autograded_score`` what the hidden checks gave; ``graded_by_hand`` and ``comments``
+    what a grader set in the formgrader. The output ends with a line for each.
+    """
+    results = dict(entry.results)
+    autograded, most = results.get("score", 0.0), results.get("max_score")
+    grades, comments = entry.manual.get("grades", {}), entry.manual.get("comments", {})
+    lines = []
+    for cell, grade in grades.items():
+        given = f"{grade['score']:g}/{grade['max_score']:g}" if grade["score"] is not None else "as autograded"
+        extra = f", {grade['extra_credit']:+g} extra credit" if grade["extra_credit"] else ""
+        auto = f" (the hidden checks gave {grade['auto_score']:g})" if grade["auto_score"] is not None else ""
+        lines.append(f"graded by hand: {cell} {given}{extra}{auto}")
+    lines += [f"comment on {cell}: {text}" for cell, text in comments.items()]
+    if entry.penalty:
+        lines.append(f"late by {timestamps.duration(entry.late_seconds)}: the late policy took {entry.penalty:g} points")
+    score = round(entry.score, 4)
+    if lines:
+        lines.append(f"score: {score:g}" + (f"/{most:g}" if most is not None else ""))
+        results["output"] = "\n".join([results.get("output", "").rstrip("\n"), *lines]).lstrip("\n")
+    results.update(score=score, autograded_score=autograded, late_seconds=round(entry.late_seconds, 1),
+                   late_penalty=entry.penalty)
+    if grades:
+        results["graded_by_hand"] = grades
+    if comments:
+        results["comments"] = comments
+    return results
 
 
 def write_results(course, student, entries):
     """results/<student>/<assignment>.json of one learner's hand-ins, each rewritten only when it changes."""
     for assignment, entry in entries.items():
-        results = dict(entry.results, late_seconds=round(entry.late_seconds, 1), late_penalty=entry.penalty)
+        results = results_of(entry)
         path = course.root / "results" / student / f"{assignment}.json"
         write_if_changed(path, json.dumps(results, indent=2, sort_keys=True) + "\n")
 
 
-def write_outputs(course, keys, notes):
+def today():
+    return datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+
+
+def report_page(course, report, name):
+    """The cohort report's page, dated the day its content last changed (kept in state.json): a rerun changes nothing."""
+    undated = report.html_page(course=name)
+    content = sha(undated.encode())
+    kept = course.state.get("report", {})
+    if kept.get("content") != content or not kept.get("date"):
+        course.state["report"] = {"content": content, "date": today()}
+        course.save_state()
+    return report.html_page(course=name, date=course.state["report"]["date"])
+
+
+def write_outputs(course, keys, notes, marks=None):
     """grades.csv, checks.csv, results/*.json and cohort_report.html, each rewritten only when it changes.
 
     The cohort is streamed: learner after learner, their records are read, their results
@@ -447,11 +532,13 @@ def write_outputs(course, keys, notes):
     rules = {c.id: c.rule for c in all_checks()}
     answer_ids = [g for l in LESSONS if l.assignment in held for g in cells[l.assignment] if g in answer_grades]
     report = cohort_report.Report(lessons, checks, answer_ids, notes, rules=rules)
-    for student, entries in learner_entries(course, keys, scores, cells, answer_grades):
+    entries_of = learner_entries(course, keys, scores, cells, answer_grades, marks, release_keys(course))
+    for student, entries in entries_of:
         write_results(course, student, entries)
         report.add(student, entries)
     write_if_changed(course.root / "checks.csv", report.checks_csv())
-    write_if_changed(course.root / "cohort_report.html", report.html_page())
+    name = str(course.config().CourseDirectory.get("course_id", "") or "")
+    write_if_changed(course.root / "cohort_report.html", report_page(course, report, name))
     return report.cohort
 
 
@@ -499,7 +586,8 @@ def run(out="out", submissions=None, zip_file=None, assignment=None, workers=WOR
         notes = collected.notes + notes
     course.remove_gone()
     keys = pregrade(course, workers)
-    with Feedback(course, workers) as writer:
+    marks = read_marks(course)  # what graders set in the formgrader since the last run: the gradebook is the truth
+    with Feedback(course, workers, marks) as writer:
         alongside = writer if workers > 1 else None  # one worker: feedback after autograde, in this process
         tried, failed = autograde(course, keys, changed, alongside)
         if len(failed) > 1 and failed == tried:
@@ -514,8 +602,9 @@ def run(out="out", submissions=None, zip_file=None, assignment=None, workers=WOR
         unfinished = writer.finish()
     if unfinished:
         stream.write(f"no feedback for {', '.join(unfinished)}; see {course.logs / 'generate_feedback.log'}\n")
-    cohort = write_outputs(course, keys, notes)
+    cohort = write_outputs(course, keys, notes, marks)
     cohort.regraded = sorted(tried)
+    cohort.refreshed = sorted(set(writer.written) - set(tried))  # pages written again for the gradebook's changes
     return cohort
 
 
@@ -541,8 +630,15 @@ def main(argv=None):
     for line in cohort.notes + missing_report(cohort):
         print(line)
     out = Path(args.out)
-    done = (f"graded {len(cohort.regraded)} hand-in(s) in {time.monotonic() - started:.1f} s" if cohort.regraded
-            else "nothing changed since the last run, nothing was graded again")
+    if cohort.regraded:
+        done = f"graded {len(cohort.regraded)} hand-in(s) in {time.monotonic() - started:.1f} s"
+    elif cohort.refreshed:
+        done = "no hand-in changed, nothing was graded again"
+    else:
+        done = "nothing changed since the last run, nothing was graded again"
+    if cohort.refreshed:
+        done += (f"; grades or comments set by hand in the gradebook changed for {len(cohort.refreshed)} hand-in(s): "
+                 "their feedback pages were written again")
     print(f"\n{done}; gradebook, grades.csv, checks.csv, feedback/, results/ and cohort_report.html are in {out}/")
     return 0
 

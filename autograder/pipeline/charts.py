@@ -34,20 +34,32 @@ def histogram(bins, width=640, height=240):
 
 
 def pass_rates(rows, width=900):
-    """Horizontal pass-rate bars, one per check, each with its rule sentence under it.
+    """Horizontal pass-rate bars, one per check, grouped under the rule sentence they enforce: each sentence once.
 
-    ``rows``: [(check id, passed, tried, rule)] in the order to draw them.
+    ``rows``: [(check id, passed, tried, rule)] in the order to draw them (hardest first). The
+    checks of one rule (the variants of a family) stand together under it, and the groups
+    come in the order of their first check; a check without a rule stands alone.
     """
     label_w, bar_x, bar_w = 330, 340, 420
+    groups = {}
+    for row in rows:
+        groups.setdefault(row[3] or ("", row[0]), []).append(row)
     y, drawn = 8, []
-    for check_id, passed, tried, rule in rows:
-        share = passed / tried if tried else 0.0
-        lines = textwrap.wrap(rule, RULE_CHARS) if rule else []
-        drawn.append({
-            "id": check_id, "passed": passed, "tried": tried, "share": share, "low": share < 0.5,
-            "label_x": label_w, "text_y": y + FONT, "bar_x": bar_x, "bar_y": y + 2, "bar_h": FONT,
-            "bar_w": round(bar_w * share, 1), "track_w": bar_w, "count_x": bar_x + bar_w + 8,
-            "rule": [{"y": y + FONT + 4 + (k + 1) * (SMALL + 3), "text": line} for k, line in enumerate(lines)],
-        })
-        y += FONT + 10 + len(lines) * (SMALL + 3)
-    return {"width": width, "height": y + 4, "rows": drawn, "font": FONT, "small": SMALL, "rule_x": 12}
+    for rule, members in groups.items():
+        lines = textwrap.wrap(rule, RULE_CHARS) if isinstance(rule, str) else []
+        said = []
+        for k, line in enumerate(lines):
+            said.append({"y": y + SMALL + k * (SMALL + 3), "text": line})
+        y += len(lines) * (SMALL + 3) + (4 if lines else 0)
+        bars = []
+        for check_id, passed, tried, _rule in members:
+            share = passed / tried if tried else 0.0
+            bars.append({
+                "id": check_id, "passed": passed, "tried": tried, "share": share, "low": share < 0.5,
+                "label_x": label_w, "text_y": y + FONT, "bar_x": bar_x, "bar_y": y + 2, "bar_h": FONT,
+                "bar_w": round(bar_w * share, 1), "track_w": bar_w, "count_x": bar_x + bar_w + 8,
+            })
+            y += FONT + 6
+        drawn.append({"rule": said, "rows": bars})
+        y += 8
+    return {"width": width, "height": y + 4, "groups": drawn, "font": FONT, "small": SMALL, "rule_x": 12}

@@ -1,8 +1,9 @@
 """What a graded cohort looks like: the summary table, checks.csv and the cohort report page.
 
 Everything here works on plain data gathered by autograder/pipeline/batch.py (the gradebook's
-scores and the graded records), and produces text that depends only on that data:
-no clock, no machine names, so a regrade of the same cohort writes the same files.
+scores, what graders set by hand, and the graded records), and produces text that depends
+only on that data: no clock, no machine names, so a regrade of the same cohort writes the
+same files. The report's date is data too: the batch passes the day its content last changed.
 """
 
 import csv
@@ -38,6 +39,8 @@ class Entry:
     answers: dict = field(default_factory=dict)  # answer grade id -> passed
     results: dict = field(default_factory=dict)  # results.json in Gradescope's schema
     seconds: float = 0.0  # how long grading this hand-in took; 0 when not known
+    manual: dict = field(default_factory=dict)  # what graders set by hand: {"grades": {cell: {...}}, "comments": {cell: text}}
+    untouched: bool = False  # the release notebook handed back with none of its code changed
 
 
 @dataclass
@@ -48,6 +51,7 @@ class Cohort:
     learners: dict = field(default_factory=dict)  # student id -> {assignment: Entry}
     notes: list = field(default_factory=list)  # inputs that were skipped, and why
     regraded: list = field(default_factory=list)  # "student/assignment" hand-ins graded in this run
+    refreshed: list = field(default_factory=list)  # hand-ins whose feedback was written again for a grader's change
     rules: dict = field(default_factory=dict)  # check id -> the sentence of the instructions it enforces
 
     @property
@@ -74,6 +78,10 @@ def remarks(cohort, student):
             said.append(f"{lesson.assignment} missing")
         elif entry.status == "unreadable":
             said.append(f"{lesson.assignment} unreadable")
+        elif entry.untouched:
+            said.append(f"{lesson.assignment} untouched (the release notebook, unchanged)")
+        if entry.manual.get("grades"):
+            said.append(f"{lesson.assignment} graded by hand")
         if entry.late_seconds > 0:
             cost = f", -{entry.penalty:g} points" if entry.penalty else ""
             said.append(f"{lesson.assignment} late by {timestamps.duration(entry.late_seconds)}{cost}")
@@ -121,12 +129,27 @@ def problems_of(cohort, student):
     return [text for text in said if text]
 
 
+def by_hand(cohort, student):
+    """What graders set by hand on a learner's hand-ins, one text per grade or comment, in lesson order."""
+    said = []
+    for lesson in cohort.lessons:
+        manual = cohort.entry(student, lesson.assignment).manual
+        for cell, grade in manual.get("grades", {}).items():
+            given = f"{grade['score']:g}" if grade["score"] is not None else "as autograded"
+            extra = f" {grade['extra_credit']:+g} extra credit" if grade["extra_credit"] else ""
+            auto = f" (hidden checks: {grade['auto_score']:g})" if grade["auto_score"] is not None else ""
+            said.append(f"{lesson.assignment}/{cell}: {given}{extra}{auto}")
+        said += [f"{lesson.assignment}/{cell}: comment: {text}" for cell, text in manual.get("comments", {}).items()]
+    return said
+
+
 def checks_csv(cohort):
     """One row per learner, one column per hidden check id and per answer cell: the points earned.
 
-    A cell is empty when the learner handed in no notebook graded by that check. The last
-    column, problems, says what went wrong with the learner's hand-ins (unreadable, not
-    handed in as the lesson notebook, skipped files).
+    A cell is empty when the learner handed in no notebook graded by that check. The column
+    graded_by_hand lists the grades and comments a grader set (the checks' columns stay
+    what the hidden checks gave); the last column, problems, says what went wrong with the
+    learner's hand-ins (unreadable, not handed in as the lesson notebook, skipped files).
     """
     return Report.of(cohort).checks_csv()
 
@@ -189,7 +212,7 @@ class Report:
         self._items = item_analysis.Items(self.cohort.checks, self.cohort.answers)
         self._csv = io.StringIO()
         self._csv.write(csv_text([["student_id"] + [c for c, _f, _p in self.cohort.checks] + self.cohort.answers
-                                  + ["problems"]]))
+                                  + ["graded_by_hand", "problems"]]))
 
     @classmethod
     def of(cls, cohort):
@@ -222,7 +245,7 @@ class Report:
         self._items.add(student, entries, cohort.total(student))
         row = [student] + [_g(earned[c]) if c in earned else "" for c, _f, _p in cohort.checks]
         row += ["" if a not in answered else ("1" if answered[a] else "0") for a in cohort.answers]
-        self._csv.write(csv_text([row + [" | ".join(problems_of(cohort, student))]]))
+        self._csv.write(csv_text([row + [" | ".join(by_hand(cohort, student)), " | ".join(problems_of(cohort, student))]]))
 
     def checks_csv(self):
         """checks.csv's text: the header and every learner's row added so far."""
@@ -237,21 +260,41 @@ class Report:
         ranked = sorted(self._who.items(), key=lambda item: (-len(item[1]), item[0]))
         return [(text, function, who) for (text, function), who in ranked]
 
-    def page_data(self, title="Cohort report"):
-        """Everything the report template shows, as plain values (every string still raw: the template escapes)."""
+    def lesson_means(self):
+        """[{lesson, handed_in, mean, max}]: each lesson's mean score over the learners who handed it in."""
+        cohort, rows = self.cohort, []
+        for lesson in cohort.lessons:
+            scores = [cohort.entry(s, lesson.assignment).score for s in sorted(cohort.learners)
+                      if cohort.entry(s, lesson.assignment).status != "missing"]
+            rows.append({"lesson": lesson.assignment, "handed_in": len(scores), "max": _g(lesson.max_score),
+                         "mean": f"{statistics.mean(scores):.1f}" if scores else "–"})
+        return rows
+
+    def page_data(self, title="Cohort report", course="", date=""):
+        """Everything the report template shows, as plain values (every string still raw: the template escapes).
+
+        ``course`` names the course and ``date`` is the day the report's content last changed, both given by the batch.
+        """
         cohort = self.cohort
         totals = [cohort.total(s) for s in sorted(cohort.learners)]
         summary = None
         if totals:
             summary = {"learners": len(totals), "max": _g(cohort.max_total), "mean": f"{statistics.mean(totals):.1f}",
                        "median": _g(statistics.median(totals)), "lowest": _g(min(totals)), "highest": _g(max(totals))}
-        hardest = sorted(self.check_rates(), key=lambda r: (r[3] / (r[4] or 1), r[0]))
+        rates = self.check_rates()
+        hardest = sorted((r for r in rates if r[4]), key=lambda r: (r[3] / r[4], r[0]))  # a check nobody tried is not hard
+        untried = [r[0] for r in rates if not r[4]]
         items = self._items.rows()
         flagged = {flag: [row for row in items if row["flag"] == flag] for flag in ("all_pass", "all_fail", "low", "negative")}
         learners = learner_rows(cohort)
         return {
             "title": title,
+            "course": course,
+            "date": date,
             "summary": summary,
+            "lesson_means": self.lesson_means(),
+            "untried": untried,
+            "by_hand": [{"student": s, "said": by_hand(cohort, s)} for s in sorted(cohort.learners) if by_hand(cohort, s)],
             "histogram": charts.histogram(distribution(cohort)),
             "pass_rates": charts.pass_rates([(c, passed, tried, cohort.rules.get(c, ""))
                                              for c, _f, _p, passed, tried in hardest]),
@@ -269,9 +312,9 @@ class Report:
             "timed": any(row["seconds"] for row in learners),
         }
 
-    def html_page(self, title="Cohort report"):
+    def html_page(self, title="Cohort report", course="", date=""):
         """The cohort report page (templates/cohort_report.html.j2)."""
-        return environment().get_template("cohort_report.html.j2").render(self.page_data(title))
+        return environment().get_template("cohort_report.html.j2").render(self.page_data(title, course, date))
 
 
 @functools.lru_cache(maxsize=1)
@@ -289,6 +332,6 @@ def environment():
     return env
 
 
-def html_page(cohort, title="Cohort report"):
+def html_page(cohort, title="Cohort report", course="", date=""):
     """The cohort report page (templates/cohort_report.html.j2)."""
-    return Report.of(cohort).html_page(title)
+    return Report.of(cohort).html_page(title, course, date)
