@@ -52,6 +52,12 @@ clean:
 release: $(READY)
 	$(BIN)/python -m autograder.authoring.release
 
+## make prepare: work out once what no submission changes (drawn examples, large inputs, the reference's times) into
+## the course's store, graphcourse/.prepared.json, which every grader verifies and uses (written again when a source changes)
+.PHONY: prepare
+prepare: $(READY)
+	$(BIN)/python -m autograder.tools.prepare
+
 ## make bench [BENCH_LEARNERS=40] [BENCH_SCALE="100 300"]: grading speed: the hidden checks, backward per edge,
 ## stock nbgrader against the kit per learner (1 and 2 workers), the batch's memory at each cohort size
 ## (about 20 minutes; BENCH_SCALE="100 1000" for memory at 1,000 learners, about half an hour more);

@@ -32,6 +32,7 @@ submission/ and results/, so the same layout can be tried on another machine.
 import argparse
 import shlex
 import stat
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -70,6 +71,10 @@ fi
 python3 -m venv "$ROOT/venv"
 "$ROOT/venv/bin/python" -m pip install --quiet --upgrade pip
 "$ROOT/venv/bin/python" -m pip install --quiet --editable "$SOURCE"
+# What no submission changes (drawn examples, large inputs, the reference's times on this image), worked
+# out once here instead of for every upload; grading verifies it, and works it out itself without it.
+(cd "$SOURCE" && GRAPHKIT_COURSE="{course}" "$ROOT/venv/bin/python" -m autograder.tools.prepare --force) \
+    || echo "setup.sh: the course's store was not written; every upload works it out for itself" >&2
 # For the build log: which protections of the grading sandbox this image supports, for the kit in
 # $SOURCE (run there, as run_autograder runs, so no other copy of the kit in the working folder is
 # the one reported on), and the points to configure as the assignment's total.
@@ -130,7 +135,7 @@ def visibility_args(shown):
 def scripts(shown=None):
     """{name: text} of the two scripts, for the course being packed; shown: the tests' visibility."""
     run = RUN_AUTOGRADER.replace("{course}", active.name()).replace("{visibility}", visibility_args(shown or {}))
-    return {"setup.sh": SETUP_SH, "run_autograder": run}
+    return {"setup.sh": SETUP_SH.replace("{course}", active.name()), "run_autograder": run}
 
 
 def points_text(shown=None):
@@ -250,6 +255,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     root = args.root.resolve()
     out = args.out if args.out is not None else root / OUT
+    if root == active.KIT_ROOT:  # the zip ships the course's store (autograder/grading/prepared.py), current
+        subprocess.run([sys.executable, "-m", "autograder.tools.prepare"], cwd=root, check=False)
     try:
         entries = build(root, out)
     except GradescopeError as err:

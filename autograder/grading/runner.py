@@ -3,9 +3,8 @@
 import time
 from dataclasses import dataclass, field
 
-from hypothesis import HealthCheck, Phase, given, settings
-
 from autograder.course import active
+from autograder.grading import prepared
 from autograder.grading.compare import Failure
 from autograder.grading.engine import Check
 from autograder.sandbox.parent import Limits, Sandbox
@@ -107,7 +106,7 @@ class Runner:
         if check.expect == "memory_bound":
             return self.run_bounded(check)
         judge = self.judging(JUDGES[check.expect])
-        for case in check.inputs():
+        for case in inputs(check):
             failure = (self.judging(JUDGES[case.expect]) if case.expect else judge)(check, case, self.call(case))
             if failure:
                 return failure
@@ -155,6 +154,8 @@ class Runner:
         included (comments aside), and mixes in constants it finds in the kit's own modules: the
         examples change with the code, and drawn_examples draws them once per process.
         """
+        from hypothesis import HealthCheck, Phase, given, settings  # imported here: a stored example needs none
+
         failures = []
 
         @settings(
@@ -187,7 +188,7 @@ class Runner:
         CPU time of the child's process tree is read by the parent from /proc, so a busy
         machine slows neither side much and the child cannot report a false time.
         """
-        for case in check.inputs():
+        for case in inputs(check):
             if self.sandbox.seconds_left() <= 0:
                 return self.out_of_time(case)
             limit = SLOW_MARGIN * reference_seconds(case) + SLOW_SLACK
@@ -225,7 +226,7 @@ class Runner:
         read by the parent (the child's cgroup, or its peak resident size): the child cannot
         report a false one. The answer must meet the check's judge as well.
         """
-        for case in check.inputs():
+        for case in inputs(check):
             if self.sandbox.seconds_left() <= 0:
                 return self.out_of_time(case)
             self.sandbox.renew()
@@ -272,6 +273,8 @@ def reference_memory(case):
 def reference_seconds(case, repeats=3):
     """The reference's best CPU time for `case`, through the same sandbox, measured once per process."""
     key = (case.fn, case.label)
+    if key not in _REFERENCE_TIMES and key in store().seconds:
+        _REFERENCE_TIMES[key] = store().seconds[key]
     if key not in _REFERENCE_TIMES:
         source = open(judges.reference_module(case.fn).__file__, encoding="utf-8").read()
         with Sandbox([Chunk("reference", source)]) as sandbox:
@@ -305,10 +308,44 @@ def drawn_examples(check):
     key = (id(check.strategy), check.examples)
     cached = _EXAMPLES.get(key)
     if cached is None or cached[0] is not check.strategy:
-        recorder = _Recorder()
-        recorder.search(check, lambda check, case, reply: None)
-        cached = _EXAMPLES[key] = (check.strategy, recorder.cases)
+        stored = store().examples_of(check)
+        if stored is None:
+            recorder = _Recorder()
+            recorder.search(check, lambda check, case, reply: None)
+            stored = recorder.cases
+        cached = _EXAMPLES[key] = (check.strategy, stored)
     return cached[1]
+
+
+_INPUTS = {}  # id(check) -> (check, cases): the cases of a check whose inputs are built at run time
+
+
+def inputs(check):
+    """A check's cases: the fixed ones, or those built at run time, taken from the store when it holds them."""
+    if not callable(check.cases):
+        return check.cases
+    cached = _INPUTS.get(id(check))
+    if cached is None or cached[0] is not check:
+        stored = store().inputs_of(check)
+        cached = _INPUTS[id(check)] = (check, stored if stored is not None else check.inputs())
+    return cached[1]
+
+
+_STORE = []  # the store this process grades with, loaded when first needed
+
+
+def store():
+    """What the course's store holds (autograder/grading/prepared.py): loaded and verified once per process."""
+    if not _STORE:
+        _STORE.append(prepared.load(check_table.all_checks()))
+    return _STORE[0]
+
+
+def use(held):
+    """Grade with ``held`` (a prepared.Prepared) from now on, in place of the course's store; forget what was worked out."""
+    _STORE[:] = [held]
+    for cache in (_EXAMPLES, _INPUTS, _REFERENCE_TIMES):
+        cache.clear()
 
 
 def grade(submission: Submission, checks=None, limits=Limits(), first=None, shrink=True) -> Grade:
@@ -348,16 +385,17 @@ def grade(submission: Submission, checks=None, limits=Limits(), first=None, shri
 def warm(checks=None):
     """Work out now, once, everything the checks need that no submission changes.
 
-    Each check's cases (the 200,000-node chain among them), each property's drawn examples, the
+    Each check's cases (the large inputs among them), each property's drawn examples, the
     reference's answer to every case that is judged against one (only the anchor entry when a judge
     compares just that one), its time on every timed case and its peak memory on every memory-bounded one.
+    The course's store (prepared.py) gives what it holds: drawn examples, large inputs, the reference's times.
     A worker process forked afterwards inherits all of it instead of working it out again.
     """
     for check in check_table.all_checks() if checks is None else checks:
         if check.strategy is not None:
             drawn_examples(check)
             continue
-        for case in check.inputs():
+        for case in inputs(check):
             work_out(case.expect or check.expect, case)
             if check.expect == "linear_time":
                 reference_seconds(case)

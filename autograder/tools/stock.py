@@ -47,11 +47,26 @@ def make_course(root, notebooks=NOTEBOOKS):
     return root
 
 
-def commands(step):
-    """The nbgrader command lines of one step: once per lesson, or once for the course (export)."""
+HANDED_IN_STEPS = ("autograde", "generate_feedback")  # nbgrader fails on a lesson nobody handed in
+
+
+def handed_in(submitted):
+    """The assignment ids someone handed in under ``submitted`` (nbgrader's submitted/<student>/<assignment>/)."""
+    return {folder.name for student in Path(submitted).iterdir() if student.is_dir()
+            for folder in student.iterdir() if folder.is_dir()}
+
+
+def commands(step, assignments=None):
+    """The nbgrader command lines of one step: once per lesson, or once for the course (export).
+
+    ``assignments`` (the ids handed in) limits autograde and generate_feedback to those lessons, as
+    an instructor runs them; generate_assignment runs for every lesson, as the kit's batch does.
+    """
     if step == "export":
         return [["export"]]
-    return [[step, lesson.assignment, "--force"] for lesson in LESSONS]
+    lessons = [lesson for lesson in LESSONS
+               if step not in HANDED_IN_STEPS or assignments is None or lesson.assignment in assignments]
+    return [[step, lesson.assignment, "--force"] for lesson in lessons]
 
 
 def nbgrader(root, args):
@@ -76,17 +91,18 @@ def release(root):
 def grade(root, submissions, stream=None):
     """Grade the hand-ins in ``submissions`` (nbgrader's submitted/ layout) with stock nbgrader in ``root``.
 
-    Every step of STEPS runs, generate_assignment included (as the kit's cold batch does);
-    return {step: wall seconds}.
+    Every step of STEPS runs, generate_assignment included (as the kit's cold batch does), autograde and
+    generate_feedback on the lessons handed in; return {step: wall seconds}.
     """
     root = Path(root)
     if (root / "submitted").exists():
         shutil.rmtree(root / "submitted")
     shutil.copytree(submissions, root / "submitted")
+    assignments = handed_in(root / "submitted")
     seconds = {}
     for step in STEPS:
         started = time.perf_counter()
-        for args in commands(step):
+        for args in commands(step, assignments):
             nbgrader(root, args)
         seconds[step] = time.perf_counter() - started
         if stream is not None:

@@ -1,0 +1,123 @@
+"""Write the course's store (`make prepare`): what no submission changes, worked out once (see prepared.py).
+
+    python -m autograder.tools.prepare            # write it when it is missing or stale
+    python -m autograder.tools.prepare --force    # write it again (times measured afresh, on this machine)
+    python -m autograder.tools.prepare --check    # say whether it is current; exit 1 when it is not
+
+Every property check's examples are drawn, the large inputs built and the reference timed, as
+the first submission of a process would, with nothing taken from an older store. Hypothesis
+mixes constants from the kit's loaded modules into its examples, so the examples are drawn
+with every module of the kit and the course imported: the same examples whichever command
+(the CLI, make grade, Gradescope) grades with the store.
+"""
+
+import argparse
+import importlib
+import pkgutil
+import sys
+import time
+from pathlib import Path
+
+from autograder.course import active
+from autograder.files import write_atomic
+from autograder.grading import prepared, runner
+
+
+def kit_modules():
+    """The dotted names of the kit's and the course's modules (none that runs a command on import)."""
+    names = []
+    for package in ("autograder", active.name(), "solutions", "exercises"):
+        try:
+            module = importlib.import_module(package)
+        except ImportError:
+            continue
+        names.append(package)
+        for found in pkgutil.walk_packages(module.__path__, prefix=f"{package}."):
+            last = found.name.rsplit(".", 1)[-1]
+            if last == "__main__" or ".tests" in found.name or last.startswith("test_") or last == "conftest":
+                continue
+            names.append(found.name)
+    return names
+
+
+def import_all():
+    """Import every module of the kit and the course; the names that could not be imported (and why)."""
+    failed = []
+    for name in kit_modules():
+        try:
+            importlib.import_module(name)
+        except Exception as err:  # noqa: BLE001 - an optional module (an extra's dependency missing) is left out
+            failed.append(f"{name} ({type(err).__name__})")
+    return failed
+
+
+def contents():
+    """The store's bytes, everything worked out afresh in this process; and the checks it could not hold."""
+    import_all()
+    checks = runner.check_table.all_checks()
+    runner.use(prepared.Prepared(reason="worked out afresh"))
+    examples, inputs, seconds, left_out = {}, {}, {}, []
+    for check in checks:
+        try:
+            if check.strategy is not None:
+                cases = runner.drawn_examples(check)
+                [prepared.encode_case(case) for case in cases]
+                examples[check.id] = (check.examples, cases)
+                continue
+            cases = runner.inputs(check)
+            if callable(check.cases):
+                [prepared.encode_case(case) for case in cases]
+                inputs[check.id] = cases
+        except prepared.Unencodable as err:
+            left_out.append(f"{check.id}: {err}")
+            continue
+        if check.expect == "linear_time":
+            for case in cases:
+                seconds[(case.fn, case.label)] = runner.reference_seconds(case)
+    data = prepared.dumps(examples, inputs, seconds)
+    held = prepared.loads(data, checks)  # what a grader will read back: the very same cases, or no store
+    for check in checks:
+        wrote = examples.get(check.id, (0, None))[1] if check.strategy is not None else inputs.get(check.id)
+        read = held.examples_of(check) if check.strategy is not None else held.inputs_of(check)
+        if wrote is not None and read != list(wrote):
+            raise prepared.StoreError(f"{check.id}: a case read back differs from the one written")
+    return data, left_out
+
+
+def current(where=None):
+    """(True, "") when the course's store is current, else (False, why)."""
+    held = prepared.load(runner.check_table.all_checks(), where)
+    return (not held.reason, held.reason)
+
+
+def write(where=None, force=False, stream=None):
+    """Write the course's store to ``where`` (default: beside the course) unless it is current; return its path."""
+    where = Path(where) if where is not None else prepared.path()
+    if not force and current(where)[0]:
+        return where
+    started = time.perf_counter()
+    data, left_out = contents()
+    write_atomic(where, data)
+    if stream is not None:
+        for line in left_out:
+            print(f"not stored (worked out by each grader): {line}", file=stream)
+        print(f"wrote {where} ({len(data) / 1024:.0f} KiB) in {time.perf_counter() - started:.1f} s", file=stream)
+    return where
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m autograder.tools.prepare", description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, help="the file to write (default: beside the course's package)")
+    parser.add_argument("--force", action="store_true", help="write it even when it is current")
+    parser.add_argument("--check", action="store_true", help="only say whether it is current (exit 1 if not)")
+    args = parser.parse_args(argv)
+    if args.check:
+        fresh, why = current(args.out)
+        print(f"{args.out or prepared.path()}: " + ("current" if fresh else why))
+        return 0 if fresh else 1
+    write(args.out, args.force, sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

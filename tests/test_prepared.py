@@ -1,0 +1,143 @@
+"""The course's store (autograder/grading/prepared.py): exact cases, verified on load, ignored when stale or edited."""
+
+import dataclasses
+import json
+
+import pytest
+
+from autograder.grading import prepared, runner
+from autograder.grading.engine import Case, Check
+
+DIGEST = "made-from-these-sources"
+MACHINE = prepared.machine()
+
+
+def case(n, **extra):
+    graph = [["p", "mul", ["a", "b"]], ["z", "add", ["p", f"c{n}"]]]
+    return Case("backward", (graph, {"a": 2, "b": 3.5, f"c{n}": -0.0, "p": 7, "z": 7.0}), {"output": "z"},
+                label=f"case {n}", judged=("a", "b"), decode=((0, "graph"),), **extra)
+
+
+def built_cases():
+    return (case(9, built={"shape": "chain", "length": 3}, seconds=2.5),)
+
+
+PROPERTY = Check("demo/property", "backward", 1, "a rule", "reference", strategy=object(), examples=3)
+BUILT = Check("demo/built", "backward", 1, "a rule", "linear_time", cases=built_cases)
+CHECKS = [PROPERTY, BUILT]
+EXAMPLES = {PROPERTY.id: (3, [case(1), case(2), case(3, flags={"return_args": True})])}
+INPUTS = {BUILT.id: list(built_cases())}
+SECONDS = {("backward", "case 9"): 0.0125}
+
+
+def stored(**changes):
+    parts = dict(examples=EXAMPLES, inputs=INPUTS, seconds=SECONDS, source_digest=DIGEST, measured_on=MACHINE)
+    parts.update(changes)
+    return prepared.dumps(**parts)
+
+
+def test_values_come_back_exactly_as_they_went_in():
+    values = [(1, 2.0, "3", None, True), [(), []], {"\u0000tuple": (1,), "k": [{"n": (False, 0)}]}, {},
+              float("inf"), -0.0, 10**30, "ünïcødé \udc80"]
+    for value in values:
+        again = prepared.decode(json.dumps(prepared.encode(value)))
+        assert again == value and repr(again) == repr(value)
+
+
+@pytest.mark.parametrize("value", [{1: "a"}, {"a"}, b"bytes", object(), [1, {"x": {2.5}}]])
+def test_a_value_json_cannot_hold_exactly_is_refused(value):
+    with pytest.raises(prepared.Unencodable):
+        prepared.encode(value)
+
+
+def test_a_store_gives_back_the_cases_of_the_checks_it_was_written_for():
+    held = prepared.loads(stored(), CHECKS, source_digest=DIGEST)
+    assert held.examples_of(PROPERTY) == EXAMPLES[PROPERTY.id][1]
+    assert held.inputs_of(BUILT) == INPUTS[BUILT.id]
+    assert [type(c.args) for c in held.inputs_of(BUILT)] == [tuple]
+    assert held.seconds == SECONDS and not held.reason and not held.refused
+
+
+def test_a_check_it_was_not_written_for_gets_nothing():
+    held = prepared.loads(stored(), CHECKS, source_digest=DIGEST)
+    assert held.examples_of(dataclasses.replace(PROPERTY)) is None  # the same id, another check
+    assert held.examples_of(dataclasses.replace(PROPERTY, examples=4)) is None
+    other = Check("demo/other", "backward", 1, "a rule", "reference", strategy=object(), examples=3)
+    assert prepared.loads(stored(), [other], source_digest=DIGEST).examples_of(other) is None
+
+
+def test_a_stale_store_is_refused_whole():
+    with pytest.raises(prepared.StoreError, match="stale"):
+        prepared.loads(stored(), CHECKS, source_digest="other sources")
+
+
+def test_an_edited_entry_is_ignored_and_the_others_are_used():
+    data = stored()
+    at = data.index(b'"case 2"')
+    edited = data[:at] + b'"case 5"' + data[at + 8:]
+    held = prepared.loads(edited, CHECKS, source_digest=DIGEST)
+    assert held.examples_of(PROPERTY) is None and "damaged or edited" in held.refused[0]
+    assert held.examples_of(PROPERTY) is None  # refused once, then not held
+    assert held.inputs_of(BUILT) == INPUTS[BUILT.id]
+
+
+@pytest.mark.parametrize("damage", [
+    lambda data: data.replace(b'"format": 2', b'"format": 1'),
+    lambda data: data.replace(b"\n", b" ", 1),
+    lambda data: b"[1, 2]\n" + data.split(b"\n", 1)[1],
+    lambda data: data.replace(b"0.0125", b"-1.0"),
+    lambda data: data.replace(b"0.0125", b"NaN"),
+    lambda data: data.replace(b'"entries": {', b'"entries": {"inputs/demo/x": [0, 99999999, "x", 0], ', 1),
+])
+def test_a_header_that_is_not_a_stores_is_refused(damage):
+    with pytest.raises(prepared.StoreError):
+        prepared.loads(damage(stored()), CHECKS, source_digest=DIGEST)
+
+
+def test_times_measured_on_another_machine_are_not_used():
+    held = prepared.loads(stored(measured_on="another machine"), CHECKS, source_digest=DIGEST)
+    assert held.seconds == {} and held.examples_of(PROPERTY) is not None
+
+
+def test_load_says_why_it_holds_nothing(tmp_path):
+    missing = prepared.load(CHECKS, tmp_path / prepared.NAME)
+    assert "none yet" in missing.reason and missing.examples_of(PROPERTY) is None
+    (tmp_path / prepared.NAME).write_bytes(b"")
+    assert "header" in prepared.load(CHECKS, tmp_path / prepared.NAME).reason
+    (tmp_path / prepared.NAME).write_bytes(stored())  # written from other sources than this checkout's
+    assert "stale" in prepared.load(CHECKS, tmp_path / prepared.NAME).reason
+
+
+def test_the_digest_follows_every_source(tmp_path, monkeypatch):
+    names = {p.relative_to(prepared.active.KIT_ROOT).as_posix() for p in prepared.source_files()}
+    for needed in ("pyproject.toml", "autograder/grading/runner.py", "solutions/graph.py", "exercises/strategies.py",
+                   "graphcourse/checks/deep_graph.py", "notebooks/lessons/lesson1_graphs.py"):
+        assert needed in names
+    source = tmp_path / "source.py"
+    source.write_text("A = 1\n")
+    monkeypatch.setattr(prepared, "source_files", lambda: [source])
+    before = prepared.made_from()
+    source.write_text("A = 2\n")
+    assert prepared.made_from() != before
+
+
+@pytest.fixture
+def store_in_use():
+    saved = runner.store()
+    yield
+    runner.use(saved)
+
+
+def test_the_runner_grades_with_what_the_store_holds(store_in_use):
+    runner.use(prepared.loads(stored(), CHECKS, source_digest=DIGEST))
+    assert runner.drawn_examples(PROPERTY) == EXAMPLES[PROPERTY.id][1]
+    assert runner.inputs(BUILT) == INPUTS[BUILT.id] and runner.inputs(BUILT) is runner.inputs(BUILT)
+    assert runner.reference_seconds(built_cases()[0]) == 0.0125
+
+
+def test_without_a_store_the_runner_works_everything_out(store_in_use):
+    runner.use(prepared.Prepared(reason="none"))
+    assert runner.inputs(BUILT) == built_cases()
+    property_check = next(c for c in runner.check_table.all_checks() if c.strategy is not None)
+    drawn = runner.drawn_examples(property_check)
+    assert len(drawn) >= 1 and all(type(c) is Case for c in drawn)
