@@ -1,10 +1,15 @@
-"""Time per edge of the reference backward (solutions/graph.py) as graphs grow, for `make bench`.
+"""The graph course's own figures for `make bench`: the reference backward's time as graphs grow, and otter's tests.
 
-Graphs come from graphcourse/builders.py, the same shapes the hidden checks use. A
-backward that does constant work per edge shows the same time per edge at every size.
+Graphs come from graphcourse/builders.py, the same shapes the hidden checks use. The bench
+prints the time per edge at each size and the log-log slope of the time against the edges,
+as information: 1 is linear, and the machine's caches move it.
+
+``otter_tests()`` is the same exercise for otter (`otter run`, when otter is installed): the
+worked examples of graph.py's functions as OK-format doctests, answers from the reference.
 """
 
 import gc
+import math
 import time
 
 from graphcourse import builders
@@ -50,3 +55,36 @@ def seconds_per_edge(shape, edges, runs=5, backward=reference.backward, clock=ti
 def flatness(per_edge):
     """How far apart the times per edge are: (largest - smallest) / smallest."""
     return (max(per_edge) - min(per_edge)) / min(per_edge)
+
+
+def slope(counts, seconds):
+    """The least-squares slope of log(seconds) against log(counts): 1 for time linear in the count."""
+    xs, ys = [math.log(c) for c in counts], [math.log(s) for s in seconds]
+    mean_x, mean_y = sum(xs) / len(xs), sum(ys) / len(ys)
+    spread = sum((x - mean_x) ** 2 for x in xs)
+    return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / spread
+
+
+OTTER_MODULE = "graph.py"  # the hand-in otter grades: the reference's module, as a learner hands it in
+OTTER_CALLS = (  # (function, arguments): the lesson's worked examples, called as a learner's test would
+    ("evaluate", ([("p", "mul", ["a", "b"]), ("z", "add", ["p", "c"])], {"a": 2, "b": 3, "c": 1})),
+    ("inputs_of", ([("p", "mul", ["a", "b"]), ("q", "mul", ["p", "p"])], "q")),
+    ("users_of", ([("p", "mul", ["a", "b"]), ("q", "add", ["p", "a"])], "a")),
+    ("backward", ([("p", "mul", ["a", "b"]), ("z", "add", ["p", "c"])], {"a": 2, "b": 3, "c": 1, "p": 6, "z": 7})),
+    ("backward", ([("p", "mul", ["a", "a"]), ("q", "tanh", ["p"])], {"a": 0.5, "p": 0.25, "q": math.tanh(0.25)})),
+)
+
+
+def otter_tests():
+    """{test name: OK-format test} for otter: each worked example's answer, compared with the reference's."""
+    tests = {}
+    for i, (function, args) in enumerate(OTTER_CALLS):
+        want = getattr(reference, function)(*args)
+        code = f">>> {function}(*{args!r}) == {want!r}\nTrue"
+        tests[f"q{i + 1}_{function}"] = {
+            "name": f"q{i + 1}_{function}",
+            "points": 1,
+            "suites": [{"cases": [{"code": code, "hidden": False, "locked": False}], "scored": True,
+                        "setup": "", "teardown": "", "type": "doctest"}],
+        }
+    return tests

@@ -7,8 +7,9 @@ import pytest
 from autograder.course.lessons import LESSONS
 from graphcourse import zoo
 from graphcourse import builders
-from autograder.tools import bench, cohorts, scale, stock
+from autograder.tools import bench, cohorts, otter, scale, stock
 from graphcourse import bench as edges
+from solutions import graph as reference
 
 
 def test_spread_takes_every_item_once_before_repeating():
@@ -60,6 +61,42 @@ def test_seconds_per_edge_counts_the_edges_and_calls_backward():
     assert edges.flatness([1.0, 1.2, 1.1]) == pytest.approx(0.2)
 
 
+def test_the_slope_is_the_power_of_the_time_against_the_edges():
+    counts = [10**4, 10**5, 10**6]
+    assert edges.slope(counts, [3e-3 * (c / 1e4) for c in counts]) == pytest.approx(1.0)
+    assert edges.slope(counts, [1e-6 * c**2 for c in counts]) == pytest.approx(2.0)
+    assert edges.slope(counts, [0.5, 0.5, 0.5]) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_otters_tests_pass_on_the_reference_and_fail_on_a_wrong_answer():
+    """Each OK-format doctest, run as otter runs it, passes in the reference's namespace and fails elsewhere."""
+    import doctest
+
+    tests = edges.otter_tests()
+    assert len(tests) >= 4 and all(test["points"] == 1 for test in tests.values())
+    wrong = dict(vars(reference), backward=lambda graph, values, output=None: {}, evaluate=lambda graph, leaves: {})
+    for name, test in tests.items():
+        (case,) = test["suites"][0]["cases"]
+        parsed = doctest.DocTestParser().get_doctest(case["code"], dict(vars(reference)), name, None, 0)
+        runner = doctest.DocTestRunner(verbose=False)
+        assert runner.run(parsed, out=lambda text: None).failed == 0, name
+        if name.endswith(("_backward", "_evaluate")):
+            parsed = doctest.DocTestParser().get_doctest(case["code"], dict(wrong), name, None, 0)
+            assert doctest.DocTestRunner(verbose=False).run(parsed, out=lambda text: None).failed == 1, name
+
+
+def test_otter_is_used_only_where_it_is_found(tmp_path):
+    command = tmp_path / "otter"
+    assert otter.executable({"OTTER": str(command)}) is None  # named but missing
+    command.write_text("#!/bin/sh\n")
+    command.chmod(0o755)
+    assert otter.executable({"OTTER": str(command)}) == str(command)
+    otter.write_tests(tmp_path / "tests", {"q1": {"name": "q1", "points": 1, "suites": []}})
+    namespace = {}
+    exec((tmp_path / "tests" / "q1.py").read_text(encoding="utf-8"), namespace)
+    assert namespace["test"] == {"name": "q1", "points": 1, "suites": []}
+
+
 def test_a_stock_course_uses_nbgraders_own_preprocessors(tmp_path):
     root = stock.make_course(tmp_path / "course")
     config = (root / "nbgrader_config.py").read_text(encoding="utf-8")
@@ -69,6 +106,17 @@ def test_a_stock_course_uses_nbgraders_own_preprocessors(tmp_path):
         assert copied.read_bytes() == lesson.notebook_path().read_bytes()
     assert stock.commands("autograde") == [["autograde", lesson.assignment, "--force"] for lesson in LESSONS]
     assert stock.commands("export") == [["export"]]
+
+
+def test_stock_autogrades_only_the_lessons_handed_in(tmp_path):
+    first, second = LESSONS[0].assignment, LESSONS[1].assignment
+    (tmp_path / "ada" / first).mkdir(parents=True)
+    (tmp_path / "bob" / second).mkdir(parents=True)
+    (tmp_path / "notes.txt").write_text("not a learner")
+    assert stock.handed_in(tmp_path) == {first, second}
+    for step in ("autograde", "generate_feedback"):
+        assert stock.commands(step, {first, second}) == [[step, first, "--force"], [step, second, "--force"]]
+    assert len(stock.commands("generate_assignment", {first})) == len(LESSONS)
 
 
 def test_timed_steps_add_up_each_steps_calls_and_put_the_originals_back():
