@@ -60,7 +60,88 @@ def wide(width):
     return graph, {"x": 1.5, "y": 0.5}
 
 
-SHAPES = {"chain": chain, "wide": wide}
+def _block(graph, values, j, v):
+    """Block j of the block shapes: four nodes reading the value v and the block's own leaf k<j>; returns its output.
+
+    a = v + k, b = a - v (v is read twice), c = a + b (a is read twice), d = -c. The gradient arriving at d
+    comes back to v as -1 times it, and only add, sub and neg are used, whose slopes depend on no value: every
+    block carries a gradient back the same way, whatever its values (which differ from block to block).
+    """
+    leaf, name = f"k{j:05d}", f"n{j:05d}"
+    values[leaf] = ((j * 5) % 7 - 3) * 0.25  # -0.75 .. 0.75
+    graph.append((name + "a", "add", [v, leaf]))
+    graph.append((name + "b", "sub", [name + "a", v]))
+    graph.append((name + "c", "add", [name + "a", name + "b"]))
+    graph.append((name + "d", "neg", [name + "c"]))
+    return name + "d"
+
+
+def chain_of_blocks(count):
+    """``count`` blocks one after another, each reading the one before it: a chain of 4 * count nodes.
+
+    Names sort in listed order (zero-padded), so a sweep that goes by names goes as one by positions would.
+    """
+    graph, values, v = [], {"x": 0.5}, "x"
+    for j in range(count):
+        v = _block(graph, values, j, v)
+    return graph, values
+
+
+def tree_of_blocks(count, spine=False):
+    """``count`` blocks side by side, each reading the leaf x, their outputs summed by adds s<i>.
+
+    A balanced tree of sums (count a power of 2: every block as far from the output as every other), or
+    with ``spine`` one sum after another (block i at depth i + 1, the last two at the same depth), so that
+    blocks lie at different distances from the output.
+    """
+    graph, values = [], {"x": 0.5}
+    level = [_block(graph, values, j, "x") for j in range(count)]
+    sums = 0
+    if spine:
+        last = level[-1]
+        for other in reversed(level[:-1]):
+            graph.append((f"s{sums:05d}", "add", [other, last]))
+            last, sums = f"s{sums:05d}", sums + 1
+        return graph, values
+    while len(level) > 1:
+        paired = []
+        for left, right in zip(level[0::2], level[1::2]):
+            paired.append(f"s{sums:05d}")
+            graph.append((paired[-1], "add", [left, right]))
+            sums += 1
+        level = paired + level[len(paired) * 2:]
+    return graph, values
+
+
+def places(graph):
+    """{name: (place, upstream)} in a block shape: where a name sits, and the one name its gradient comes from.
+
+    A block's a, b, c and leaf k sit under the block's output d, and so does its input v when no other block
+    reads it (x in a tree of blocks has no place); an input of a sum s<i> sits under that sum. The output has
+    no place. Under any sweep that works out a name's gradient from the names that read it, two names in the
+    same place under upstream names with the same gradient get the same gradient.
+    """
+    readers = {}
+    for name, _op, inputs in graph:
+        for i in set(inputs):
+            readers[i] = readers.get(i, 0) + 1
+    found = {}
+    for name, op, inputs in graph:
+        if op == "add" and name[0] == "s":
+            for i in inputs:
+                found[i] = ("sum input", name)
+        elif name[0] == "n" and name[-1] == "a":
+            out = name[:-1] + "d"
+            v, leaf = inputs
+            for place in "abc":
+                found[name[:-1] + place] = (place, out)
+            found[leaf] = ("k", out)
+            if readers[v] == 2:  # this block's a and b read it, and nothing else
+                found[v] = ("v", out)
+    return found
+
+
+SHAPES = {"chain": chain, "wide": wide, "chain_of_blocks": chain_of_blocks, "tree_of_blocks": tree_of_blocks}
 
 
 def checkpoint_chain(length, every):

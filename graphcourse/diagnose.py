@@ -56,6 +56,22 @@ SYMPTOMS = {
 }
 
 
+# Statuses a judge gives whatever the family: (status, sentence).
+STATUSES = {
+    "inexact": "Every gradient is close to the right one, but not exact, on a graph where a reverse sweep is exact: "
+    "backward seems to estimate the slopes by nudging values and running the graph again (finite differences, "
+    "extrapolated or not) instead of sweeping once in reverse. Start from the output's 1.0 and, node by node in "
+    "reverse order, add the node's gradient times each local slope to its inputs.",
+}
+# The property families' answers, judged by the learner's own answer on a short input (judges.judge_carried_back).
+_SPECIAL_CASE = (
+    "The answer on the large input does not follow, block by block, from your own answer on a short input of the "
+    "same blocks: the code seems to treat large graphs differently from small ones (a shortcut for large inputs, "
+    "or a different path through the code). backward should do the same one sweep whatever the size of the graph."
+)
+SYMPTOMS.update({(family, "inconsistent", ""): _SPECIAL_CASE for family in ("deep_graph", "linear_time", "no_mutation")})
+
+
 def _suspects():
     """(entry, namespace) for every buggy zoo entry, each built once per process."""
     return [(entry, zoo.namespace(entry.name)) for entry in zoo.entries() if entry.kind == "buggy"]
@@ -85,6 +101,8 @@ def _same(a, b):
 
 def misconception(check, failure):
     """One plain sentence naming the likely misconception, or '' if none is known."""
+    if failure.status in STATUSES:
+        return STATUSES[failure.status]
     symptom = SYMPTOMS.get((check.family, failure.status, failure.error_type)) or SYMPTOMS.get(
         (check.family, failure.status, "")
     )

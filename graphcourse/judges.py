@@ -17,6 +17,7 @@ from autograder.grading.compare import (
 from autograder.course.lessons import module_of
 from autograder.grading.feedback import describe_call
 from exercises.strategies import central_difference
+from graphcourse.builders import build, places
 from solutions import graph as reference
 
 
@@ -109,6 +110,27 @@ def judge_reference(check, case, reply):
     return Failure(case, summary, got=got, first_wrong=wrong if case.fn == "backward" else "")
 
 
+def judge_exact(check, case, reply):
+    """judge_reference, then every judged gradient equal to the reference's exactly (== on floats).
+
+    The value families' graphs hold small dyadic numbers (tests/test_checks.py proves that every value, slope,
+    contribution and partial sum of them is exact in floating point), so every sweep that multiplies local slopes
+    gets each gradient exactly, in whatever order it adds. A gradient estimated by re-running the graph with nudged
+    values (differences, extrapolated or not) is close but not exact: it fails here with status "inexact".
+    """
+    failure = judge_reference(check, case, reply)
+    if failure:
+        return failure
+    got, want = reply["value"], reference_answer(case)
+    names = case.judged or want
+    wrong = next((name for name in sweep_order(case) if name in names and got[name] != want[name]), None)
+    if wrong is None:
+        return None
+    summary = (f"expected dL/d{wrong} = {want[wrong]!r} exactly, got {got[wrong]!r}: every value and slope of this "
+               "graph is exact in floating point, so a sweep that multiplies local slopes gets every gradient exactly")
+    return Failure(case, summary, got=got, first_wrong=wrong, status="inexact")
+
+
 def judge_valueerror(check, case, reply):
     status = reply.get("status")
     if status == "raised" and (reply.get("error") or {}).get("value_error") is True:
@@ -196,7 +218,7 @@ def work_out(judge, case):
     if judge in ANCHORED and case.fn in NUMBER_ANSWERS:
         anchor_answer(case)
         node_names(case)
-    elif judge == "reference" or judge in ANCHORED:  # inputs_of and users_of: the whole list
+    elif judge in ("reference", "exact") or judge in ANCHORED:  # inputs_of and users_of: the whole list
         reference_answer(case)
 
 
@@ -231,6 +253,11 @@ def judge_unchanged(check, case, reply):
     failure = judge_returns(check, case, reply)
     if failure:
         return failure
+    return _changed(case, reply)
+
+
+def _changed(case, reply):
+    """A Failure naming the arguments the call changed, or None."""
     after = reply.get("args_after")
     before = copy.deepcopy(list(case.args))
     if after == before:
@@ -264,6 +291,132 @@ def judge_finite_differences(check, case, reply):
     return None
 
 
+def _short_input(driver):
+    """The short input a backward driver answers first (graphcourse/drivers/backward.py), built here as in the child."""
+    from graphcourse.drivers.backward import BACKWARD_SHORT
+
+    graph, values = build(BACKWARD_SHORT[driver])
+    return graph, values, places(graph)
+
+
+short_input = functools.cache(_short_input)
+long_places = per_case(lambda case: places(case.args[0]))
+
+
+class Inconsistent(Exception):
+    """The learner's answer on the short input is not one rule per place: no long answer can be judged by it."""
+
+
+def _rule(points):
+    """The learner's own rule for one place, from (upstream gradient, gradient) pairs of the short answer.
+
+    Any sweep that works a name's gradient out from its readers' gives the names of one place a gradient
+    that is an affine function of the one arriving from upstream (a multiple of it in a correct sweep; one
+    more when every gradient starts at 1.0; a constant when the arriving gradient is left out). Two pairs
+    with different upstream gradients fix that function; with one upstream gradient only, the rule is known
+    at that gradient alone (None elsewhere).
+    """
+    (u0, y0) = min(points)
+    (u1, y1) = max(points)
+    if close(u0, u1):
+        if not all(close(y, y0) for _u, y in points):
+            raise Inconsistent
+        return lambda u: y0 if close(u, u0) else None
+    slope = (y1 - y0) / (u1 - u0)
+    if not all(close(y, y0 + slope * (u - u0)) for u, y in points):
+        raise Inconsistent
+    return lambda u: y0 + slope * (u - u0)
+
+
+def _rules(graph, got, found):
+    """{place: (the gradient at that place right under the output, rule for the others)} from a short answer."""
+    output = graph[-1][0]
+    at_output, points = {}, {}
+    for name, (place, upstream) in found.items():
+        if upstream == output:
+            at_output.setdefault(place, []).append(got[name])
+        else:
+            points.setdefault(place, []).append((got[upstream], got[name]))
+    if any(not all(close(y, ys[0]) for y in ys) for ys in at_output.values()):
+        raise Inconsistent
+    return {place: (at_output.get(place, [None])[0], _rule(points[place]) if place in points else None)
+            for place in set(at_output) | set(points)}
+
+
+def _long_order(graph, values):
+    """Names as a sweep settles them: the nodes from the last, then the leaves."""
+    nodes = [name for name, _op, _inputs in reversed(graph)]
+    known = set(nodes)
+    return nodes + [name for name in values if name not in known]
+
+
+def judge_carried_back(check, case, reply):
+    """A property family's bar on backward's answer: the learner's own short answer, carried back block by block.
+
+    The driver answers [backward on a short input of blocks, backward on the long input]. Both must name
+    every name, the short one must carry some gradient back (not 0.0 for every name below the output), and
+    every name of the long input must get what the short answer's rule for its place gives from the gradient
+    of the name above it. A wrong slope, a wrong seed or assigning instead of adding is wrong the same way on
+    both inputs, so it passes; an answer that treats a long input differently from a short one does not.
+    """
+    failure = no_answer(case, reply)
+    if failure:
+        return failure
+    value = reply.get("value")
+    if type(value) is not list or len(value) != 2:
+        return Failure(case, f"backward's answers could not be read: {short(value)}")
+    short_graph, short_values, short_places = short_input(case.driver)
+    try:
+        short_got, got = as_number_dict(value[0]), as_number_dict(value[1])
+    except NotPlain as err:
+        return Failure(case, f"backward {err}")
+    small = f"a short input of {len(short_graph)} nodes made of the same blocks"
+    for answer, values, where in ((short_got, short_values, f" on {small}"), (got, case.args[1], "")):
+        missing = [name for name in values if name not in answer]
+        if missing:
+            return Failure(case, f"the result{where} has no entry for {short(missing)}", got=got)
+    short_output = short_graph[-1][0]
+    if not any(short_got[name] != 0 for name in short_values if name != short_output):
+        return Failure(case, f"on {small}, every gradient below the output is 0.0: backward carried nothing back "
+                             "from the output", got=got)
+    try:
+        rules = _rules(short_graph, short_got, short_places)
+    except Inconsistent:
+        return Failure(case, f"on {small}, names in the same place of their blocks, under the same gradient, get "
+                             "different gradients: backward should treat every block alike", got=got,
+                       status="inconsistent")
+    graph = case.args[0]
+    output = case.kwargs.get("output") or graph[-1][0]
+    if not close(got[output], short_got[short_output]):
+        return Failure(case, f"the output's own entry is {got[output]!r} here, but {short_got[short_output]!r} on "
+                             f"{small}", got=got, status="inconsistent")
+    found = long_places(case)
+    for name in _long_order(graph, case.args[1]):
+        if name not in found:
+            continue
+        place, upstream = found[name]
+        at_output, rule = rules.get(place, (None, None))
+        want = at_output if upstream == output else rule(got[upstream]) if rule else None
+        if want is None or not close(got[name], want):
+            said = f"{want!r}" if want is not None else "a gradient it never gave there"
+            return Failure(
+                case,
+                f"dL/d{name} = {got[name]!r}, but your own backward on {small} gives {said} at the same place "
+                f"of a block when the gradient above it is {got[upstream]!r}: the answer on a large graph should "
+                "follow, block by block, from the answer on a small one",
+                got=got, first_wrong=name, status="inconsistent",
+            )
+    return None
+
+
+def judge_carried_back_unchanged(check, case, reply):
+    """judge_carried_back's bar on the answer, and the arguments as they were (judge_unchanged's)."""
+    failure = judge_carried_back(check, case, reply)
+    if failure:
+        return failure
+    return _changed(case, reply)
+
+
 def judge_timed(check, case, reply):
     """A timed check's bar on the answer: the case's own judge when it names one (a later lesson's), else judge_returns."""
     if case.expect and case.expect != "linear_time":
@@ -275,12 +428,15 @@ JUDGES = {
     name: never_raises(judge)
     for name, judge in (
         ("reference", judge_reference),
+        ("exact", judge_exact),
         ("returns", judge_returns),
         ("valueerror", judge_valueerror),
         ("valueerror_named", judge_valueerror_named),
         ("unchanged", judge_unchanged),
         ("finite_differences", judge_finite_differences),
         ("linear_time", judge_timed),  # a timed check's bar on the answer; the runner judges the time
+        ("carried_back", judge_carried_back),
+        ("carried_back_unchanged", judge_carried_back_unchanged),
     )
 }
 

@@ -7,7 +7,10 @@ RULE = (
     "last node); names L does not depend on get 0.0; L's own entry is 1.0."
 )
 # Sums one step from the leaves: every gradient is 1.0 or 0.0, so only which names are reached, and how the
-# output is chosen, decide the answer. Slopes, fan-out and sweep order are other families' business.
+# output is chosen, decide the answer. Slopes, fan-out and sweep order are other families' business: no name
+# is read twice, and no node listed after the output reads it (so assigning instead of adding, which
+# would overwrite the output's 1.0 with that node's contribution, is not tripped here). Every number is exact
+# in floating point, so the answer is judged exactly (judge_exact): an estimate of the slopes is not a sweep.
 TWO_SUMS = [("u", "add", ["a", "b"]), ("L", "add", ["c", "d"])]
 LEAVES = {"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0}
 
@@ -17,7 +20,7 @@ CHECKS = [
         "backward",
         2,
         RULE,
-        "reference",
+        "exact",
         cases=(backward_call(TWO_SUMS, LEAVES, label="u = a + b, L = c + d, no output given"),),
     ),
     Check(
@@ -25,10 +28,10 @@ CHECKS = [
         "backward",
         3,
         RULE,
-        "reference",
+        "exact",
         cases=(
             backward_call([("y", "add", ["u", "v"])], {"u": 1.0, "v": 2.0, "spare": 2.0}, label="a leaf no node reads"),
-            backward_call([("L", "add", ["a", "b"]), ("late", "add", ["L", "c"])], {"a": 1.0, "b": 2.0, "c": 3.0},
+            backward_call([("L", "add", ["a", "b"]), ("late", "add", ["c", "d"])], {"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0},
                           output="L", label="a node listed after the output L"),
             backward_call([("q", "add", ["c", "e"]), ("y", "add", ["a", "b"])], {"a": 1.0, "b": 2.0, "c": 3.0, "e": 4.0},
                           label="a node (q) the output never reads"),
@@ -39,10 +42,10 @@ CHECKS = [
         "backward",
         2,
         RULE,
-        "reference",
+        "exact",
         cases=(
             backward_call(TWO_SUMS, LEAVES, output="u", label="u = a + b, L = c + d, with output='u'"),
-            backward_call(TWO_SUMS + [("M", "add", ["u", "L"])], LEAVES, output="L", label="M = u + L, with output='L'"),
+            backward_call(TWO_SUMS + [("M", "add", ["u", "b"])], LEAVES, output="L", label="M = u + b, with output='L'"),
         ),
     ),
 ]

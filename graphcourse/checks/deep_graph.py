@@ -1,22 +1,27 @@
-"""backward works on a chain of 200,000 nodes: no recursion, no per-node cost that grows with depth."""
+"""backward works on a chain of 3,000 nodes, three times Python's recursion limit: no recursion."""
 
+import dataclasses
 import functools
 
 from graphcourse.checks import Check, built_call
 
-RULE = "backward runs without recursion, so a chain of 200,000 nodes works."
-# The property alone is judged (graphcourse/judges.py, judge_returns): the call returns, in time, a
-# plain dict naming every node; the numbers are the value families' business.
-DEPTH = 200_000
-# The reference sweeps the chain in about 0.1 s; 8 s leaves a slow but linear sweep far more than it needs on
-# a busy machine, and ends a quadratic one (which could not finish in hours) without holding the batch.
-SECONDS = 8.0
+RULE = "backward runs without recursion, so a chain of 3,000 nodes works."
+# Depth alone is judged. The sandbox keeps Python's recursion limit of 1,000, so a chain three times as long
+# already stops any sweep that recurses once per node, while a sweep that is merely slow (quadratic, say:
+# linear_time's business) still finishes it. The answer is judged by the learner's own answer on a chain of
+# three of the same blocks, carried back block by block (graphcourse/judges.py, judge_carried_back): the numbers
+# are the value families' business, and a special case for long inputs cannot pass.
+BLOCKS = 750
+# The reference sweeps the chain in a few milliseconds; a quadratic sweep takes a second or two. 10 s leaves a
+# slow sweep all it needs on a busy machine without holding the batch.
+SECONDS = 10.0
 
 
 @functools.cache
 def cases():
-    description = {"shape": "chain", "length": DEPTH}  # the child builds the chain: no 10 MB of JSON
-    return (built_call("backward", description, label=f"a chain of {DEPTH:,} nodes", seconds=SECONDS),)
+    description = {"shape": "chain_of_blocks", "count": BLOCKS}  # the child builds the chain: no JSON to decode
+    case = built_call("backward", description, label=f"a chain of {4 * BLOCKS:,} nodes", seconds=SECONDS)
+    return (dataclasses.replace(case, driver="backward_after_short_chain"),)
 
 
 CHECKS = [
@@ -25,7 +30,7 @@ CHECKS = [
         "backward",
         4,
         RULE,
-        "returns",
+        "carried_back",
         cases=cases,
     ),
 ]

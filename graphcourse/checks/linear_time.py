@@ -1,17 +1,23 @@
 """backward runs in time linear in the number of edges: a quadratic sweep cannot pass."""
 
+import dataclasses
 import functools
 
 from graphcourse.checks import Check, built_call
 
 RULE = "backward runs in time linear in the number of edges."
-WIDTH = 12_000
+# Time alone is judged: the graph is shallow (depth 16), so recursion plays no part. The answer's bar is
+# deep_graph's: the learner's own answer on four of the same blocks, carried back block by block
+# (judge_carried_back), so an answer worked out cheaply for large inputs cannot pass, and a wrong number can.
+BLOCKS = 4096
 
 
 @functools.cache
 def cases():
-    description = {"shape": "wide", "width": WIDTH}  # the child builds the graph: no JSON to decode
-    return (built_call("backward", description, label=f"{WIDTH:,} nodes that all read x and y, summed"),)
+    description = {"shape": "tree_of_blocks", "count": BLOCKS}  # the child builds the graph: no JSON to decode
+    case = built_call("backward", description, label=f"{BLOCKS:,} blocks that all read x, summed pairwise",
+                      expect="carried_back")
+    return (dataclasses.replace(case, driver="backward_after_short_tree"),)
 
 
 CHECKS = [

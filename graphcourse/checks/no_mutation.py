@@ -1,13 +1,23 @@
 """evaluate and backward leave their arguments as they were."""
 
+import dataclasses
+
+from graphcourse.builders import build
 from graphcourse.examples import ABC_SQUARED
-from graphcourse.checks import Check, backward_call, call
+from graphcourse.checks import Check, call
 
 KEEP = {"return_args": True}
-# The property alone is judged (judge_unchanged): the arguments after the call, and an answer that names every
-# node and gets one anchor entry right, so that a constant answer earns nothing. The anchors here are sums.
-SUM = ABC_SQUARED[:2]  # z = a*b + c
-SUM_AGAIN = SUM + [("L", "add", ["z", "c"])]
+# The property alone is judged: the arguments after the call, and an answer that passes a bar no constant answer
+# passes. evaluate's: every node named, the first one's value right (judge_unchanged). backward's: the learner's
+# own answer on a short input of the same blocks, carried back block by block (judge_carried_back), which no
+# misconception about the numbers fails.
+
+
+def blocks_call(description, driver, label):
+    graph, values = build(description)
+    case = call("backward", graph, values, label=label, output=graph[-1][0], flags=KEEP)
+    return dataclasses.replace(case, driver=driver)
+
 
 CHECKS = [
     Check(
@@ -23,10 +33,12 @@ CHECKS = [
         "backward",
         2,
         "backward does not modify its arguments.",
-        "unchanged",
+        "carried_back_unchanged",
         cases=(
-            backward_call(SUM, {"a": 2, "b": 3, "c": 1}, output="z", label="z = a*b + c", flags=KEEP),
-            backward_call(SUM_AGAIN, {"a": 2, "b": 3, "c": 1}, output="L", label="L = z + c after z = a*b + c", flags=KEEP),
+            blocks_call({"shape": "chain_of_blocks", "count": 5}, "backward_after_short_chain",
+                        "a chain of 5 blocks of 4 nodes"),
+            blocks_call({"shape": "tree_of_blocks", "count": 8}, "backward_after_short_tree",
+                        "8 blocks that all read x, summed pairwise"),
         ),
     ),
 ]

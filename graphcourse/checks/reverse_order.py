@@ -5,6 +5,7 @@ from graphcourse.checks import Check, sweep_call
 RULE = "backward sweeps the graph once in reverse of the listed order."
 # Chains without fan-out, of sums and of relus away from their kink: a sweep in the wrong order gets them wrong,
 # and no other misconception does. A relu of a negative value passes no gradient on, so no constant answer passes.
+# Every number is exact in floating point, and the gradients are judged exactly (judge_exact).
 
 CHECKS = [
     Check(
@@ -12,7 +13,7 @@ CHECKS = [
         "backward",
         3,
         RULE,
-        "reference",
+        "exact",
         cases=(
             sweep_call(
                 [("a", "add", ["x", "c"]), ("b", "relu", ["a"]), ("n", "relu", ["k"]), ("L", "add", ["b", "n"])],
@@ -26,7 +27,7 @@ CHECKS = [
         "backward",
         2,
         RULE,
-        "reference",
+        "exact",
         cases=(
             sweep_call(
                 [("u", "add", ["x", "c"]), ("v", "relu", ["u"]), ("w", "add", ["v", "d"]), ("z", "relu", ["m"]),

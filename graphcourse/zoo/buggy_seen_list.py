@@ -2,11 +2,6 @@
 
 FUNCTION = "backward"
 FAILS = ["linear_time"]
-ALSO = {
-    'deep_graph': (
-        'A chain of 200,000 nodes is large as well as deep: a sweep that is quadratic in the size of the graph cannot finish it in time.'
-    ),
-}
 
 
 def backward(graph, values, output=None):
