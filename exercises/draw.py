@@ -115,9 +115,9 @@ def draw(graph, values=None, grads=None, *, ax=None, title=None, size=None):
 
     _headless()
     graph = [(name, op, list(inputs)) for name, op, inputs in graph]
-    if not graph:
-        raise ValueError("the graph has no nodes to draw")
     ops = {name: op for name, op, _inputs in graph}
+    if not ops:
+        raise ValueError("the graph has no nodes to draw")
     labels = {name: label(name, ops.get(name, LEAF), values, grads) for name in columns(graph)}
     box_w = max(MIN_BOX_W, max(len(line) for text in labels.values() for line in text.split("\n")) * CHAR_W + 2 * PAD)
     box_h = max(text.count("\n") + 1 for text in labels.values()) * LINE_H + 2 * PAD

@@ -1,5 +1,6 @@
 """A pytest plugin for the public tests: the --impl option, the `impl` fixture, fixed Hypothesis settings,
-and a short report per task (a task not written yet is one line per test, not a traceback).
+and a short report per task, printed last: one line per task (a task not written yet says so once, with no
+traceback) and the one next step.
 
 Both the kit's conftest.py and the learner bundle's load it with
 ``pytest_plugins = ["exercises.pytest_impl"]``.
@@ -95,9 +96,12 @@ def _task(item):
     return next((m.name[len(TASK_PREFIX):] for m in item.iter_markers() if m.name.startswith(TASK_PREFIX)), None)
 
 
+UNWRITTEN = "not written"  # the outcome a test gets when it fails only because its task is not written yet
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
-    """A test that fails only because its task still raises NotImplementedError says so in one line."""
+    """A test that fails only because its task still raises NotImplementedError is marked so, its traceback dropped."""
     outcome = yield
     report = outcome.get_result()
     task = _task(item)
@@ -107,27 +111,59 @@ def pytest_runtest_makereport(item, call):
         report.user_properties.append(("unwritten", True))
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_sessionfinish(session):
-    """One line per task, before the failures: how many of its public tests pass, or that it is not written yet."""
-    terminalreporter = session.config.pluginmanager.get_plugin("terminalreporter")
-    if terminalreporter is None:
-        return
+def pytest_report_teststatus(report, config):
+    """A not-written test still fails the run, but is counted apart: no traceback, no FAILED line, an 'n' in the progress."""
+    if report.when == "call" and report.failed and dict(report.user_properties).get("unwritten"):
+        return UNWRITTEN, "n", "NOT WRITTEN"
+    return None
+
+
+def _tally(terminalreporter):
+    """{task: (passed, ran, not written, skipped)} over the tests' call reports, in exercises/tasks.py's order."""
     tasks = {}
-    for outcome in ("passed", "failed"):
+    for outcome in ("passed", "failed", UNWRITTEN, "skipped"):
         for report in terminalreporter.stats.get(outcome, []):
-            if getattr(report, "when", "call") != "call":
-                continue
             props = dict(getattr(report, "user_properties", []))
-            if props.get("task"):
-                passed, total, unwritten = tasks.get(props["task"], (0, 0, 0))
-                tasks[props["task"]] = (passed + (outcome == "passed"), total + 1, unwritten + bool(props.get("unwritten")))
+            if getattr(report, "when", "call") != "call" and outcome != "skipped" or not props.get("task"):
+                continue
+            passed, ran, unwritten, skipped = tasks.get(props["task"], (0, 0, 0, 0))
+            tasks[props["task"]] = (passed + (outcome == "passed"), ran + (outcome != "skipped"),
+                                    unwritten + (outcome == UNWRITTEN), skipped + (outcome == "skipped"))
+    order = list(TASKS)
+    return dict(sorted(tasks.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order)))
+
+
+def _line(task, passed, ran, unwritten, skipped, width=10):
+    if ran and unwritten == ran:
+        return f"{task:<{width}} not written yet"
+    said = f"{passed} of {ran} public tests pass" if ran else "no public test ran"
+    return f"{task:<{width}} {said}" + (f" ({skipped} skipped: see why with -rs)" if skipped else "")
+
+
+def _next_step(tasks):
+    """The one thing to do next: the first task, in the lessons' order, whose public tests do not all pass."""
+    for task, (passed, ran, unwritten, _skipped) in tasks.items():
+        where = f"exercises/{TASKS.get(task, 'graph')}.py (or in its lesson notebook)"
+        if ran and unwritten == ran:
+            return f"next: write {task} in {where}, then run `make check TASK={task}`"
+        if passed < ran:
+            return (f"next: {task} fails {ran - passed} of its {ran} public tests: read their messages above, "
+                    f"fix it in {where}, then run `make check TASK={task}`")
+    if tasks:
+        return "next: every public test that ran passes; the grader runs more checks on the same contract"
+    return ""
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Last, after pytest's own failures and short summary: one line per task and the one next step."""
+    yield
+    tasks = _tally(terminalreporter)
     if not tasks:
         return
-    terminalreporter.write("\n")
     terminalreporter.section("public tests per task")
-    for task, (passed, total, unwritten) in tasks.items():
-        if unwritten == total:
-            terminalreporter.line(f"{task:<10} not written yet: replace its raise NotImplementedError with your code")
-        else:
-            terminalreporter.line(f"{task:<10} {passed} of {total} public tests pass")
+    width = max(len(task) for task in tasks)
+    for task, counts in tasks.items():
+        terminalreporter.line(_line(task, *counts, width=width))
+    terminalreporter.line("")
+    terminalreporter.line(_next_step(tasks), bold=True)

@@ -1,4 +1,5 @@
-"""The learner bundle's `make lab`: JupyterLab starts as root too, with nbgrader's Validate button and no instructor tools.
+"""The learner bundle's `make lab`: JupyterLab starts as root too, with nbgrader's Validate button and no instructor tools
+(no Nbgrader menu either: it holds only those), and its first setup says what it is doing.
 
 tests/e2e/ starts it for real in a browser (`make e2e`); these read what make would run.
 """
@@ -38,6 +39,14 @@ def test_learner_environment_has_nbgrader_for_validate_and_switches_instructor_t
     setup = dry_run("lab")
     for server in ("formgrader", "assignment_list", "course_list"):
         assert f"nbgrader.server_extensions.{server}" in setup
-    for lab in ("formgrader", "assignment-list", "course-list", "create-assignment"):
-        assert f"@jupyter/nbgrader:{lab}" in setup
+    for lab in ("formgrader", "assignment-list", "course-list", "create-assignment", "menu"):
+        assert f"@jupyter/nbgrader:{lab}" in setup, f"{lab}: its Nbgrader menu would open empty or dead in the bundle"
     assert "validate" not in setup, "the Validate button must stay"
+
+
+def test_the_first_setup_announces_itself_before_installing():
+    """A fresh bundle's first `make check` says it is setting up (and for how long) before pip runs quietly."""
+    lines = dry_run("check").splitlines()
+    pip = next(i for i, line in enumerate(lines) if "pip install" in line)
+    said = [line for line in lines[:pip] if line.startswith("echo ")]
+    assert said and "setting up .venv" in said[0] and "about a minute" in said[0], lines[:pip]

@@ -25,6 +25,7 @@ from graphcourse import zoo
 from autograder.authoring.release import ReleaseError
 from autograder.course.lessons import LESSONS
 from autograder.course.paths import reference_modules
+from exercises.tasks import TASKS
 from tests.conftest import REFERENCE_SOURCE, ROOT, STUB_SOURCE, prepared_course
 
 CANARY = "GRAPHKIT-CANARY-d41c9e"
@@ -143,7 +144,7 @@ def course_state():
 
 def pytest_counts(output):
     """{'passed': n, 'failed': n, ...} from pytest's last summary line."""
-    return {word: int(n) for n, word in re.findall(r"(\d+) (passed|failed|error|errors|deselected)", output)}
+    return {word: int(n) for n, word in re.findall(r"(\d+) (passed|failed|not written|skipped|error|errors|deselected)", output)}
 
 
 # ---------------------------------------------------------------- the slow runs, all started at once
@@ -208,10 +209,20 @@ def public_runs(bundle, tmp_path_factory):
     for name, path in reference_modules().items():
         shutil.copy(path, reference / f"{name}.py")
     common = [sys.executable, "-c", PUBLIC_RUN, "-q", "-p", "no:cacheprovider"]
+    untouched = tmp / "untouched"  # a fresh bundle whose .venv is set up: `make check` runs pytest at once
+    shutil.copytree(bundle, untouched)
+    (untouched / ".venv" / "bin").mkdir(parents=True)
+    python = untouched / ".venv" / "bin" / "python"
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
+    python.chmod(0o755)
+    (untouched / ".venv" / ".ready").touch()
     with ThreadPoolExecutor(max_workers=2) as pool:
         solved = pool.submit(run, [*common, f"--impl={reference}"], learner)
         stubbed = pool.submit(run, [*common, "-m", "task_inputs_of"], learner)
-        return {"learner": learner, "solved": solved.result(), "stub": stubbed.result()}
+        checked = pool.submit(subprocess.run, ["make", "--no-print-directory", "check"], cwd=untouched, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300,
+                              env=dict(os.environ, COLUMNS="100"))  # the terminal's width: a narrow 100 columns
+        return {"learner": learner, "solved": solved.result(), "stub": stubbed.result(), "make check": checked.result()}
 
 
 # ---------------------------------------------------------------- the bundle
@@ -334,8 +345,27 @@ def test_bundle_stub_fails_its_task_tests(public_runs):
     """In the bundle, `-m task_inputs_of` selects only that task's tests, and they all fail on the stub."""
     stub = public_runs["stub"]
     counts = pytest_counts(stub.stdout)
-    assert counts.get("failed", 0) >= 3 and counts.get("deselected", 0) > 0, stub.stdout[-3000:]
-    assert not counts.get("passed") and "PRIVATE []" in stub.stdout
+    assert stub.returncode == 1, "a task not written yet fails the run"
+    assert counts.get("not written", 0) >= 3 and counts.get("deselected", 0) > 0, stub.stdout[-3000:]
+    assert not counts.get("passed") and not counts.get("failed") and "PRIVATE []" in stub.stdout
+
+
+@pytest.mark.slow
+def test_an_untouched_make_check_ends_with_the_summary_and_the_next_step(public_runs):
+    """The learner's last screen (24 lines) of `make check` on the untouched bundle: every task, once, and what to do."""
+    done = public_runs["make check"]
+    assert done.returncode != 0, "a bundle whose tasks are not written yet fails make check"
+    output = done.stdout
+    last = output.splitlines()[-24:]
+    assert any("public tests per task" in line for line in last), "\n".join(last)
+    for task in TASKS:
+        assert [line.split() for line in last if line.startswith(f"{task} ")] == [[task, "not", "written", "yet"]], task
+        assert len(re.findall(rf"^{re.escape(task)} +not written yet$", output, re.MULTILINE)) == 1, task
+    first = next(iter(TASKS))
+    (step,) = [line for line in last if line.startswith("next: ")]
+    assert f"write {first} in exercises/{TASKS[first]}.py" in step and f"make check TASK={first}" in step
+    assert "Traceback" not in output and "FAILED" not in output and "Falsifying" not in output, output[-3000:]
+    assert "Error" not in "\n".join(last[:-1]), "only make's own last line may say the run failed"
 
 
 # ---------------------------------------------------------------- the builder's guards

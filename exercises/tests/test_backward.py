@@ -71,7 +71,7 @@ def test_backward_matches_finite_differences(impl, data):
     try:
         impl.evaluate([("y", "neg", ["u"])], {"u": 1.0})
     except NotImplementedError:
-        pytest.fail("this test computes values with your evaluate: write evaluate first (make check TASK=evaluate)")
+        pytest.skip("this test computes values with your evaluate: write evaluate first (make check TASK=evaluate)")
     graph, leaves = data.draw(strategies.smooth_graphs(impl.evaluate), label="graph, leaves")
     values = impl.evaluate(graph, leaves)
     grads = impl.backward(graph, values)
