@@ -6,6 +6,8 @@ hide_hidden_tests.py  the feedback preprocessor that hides hidden tests in test 
 sanitize_markup.py    a learner's markup made inert for the formgrader and the feedback page
 capped_outputs.py     a notebook's outputs capped in number and size before anything reads them
 feedback_page.py      the feedback page's template (templates/graphkit_feedback/) and its grade-cell summary
+course_pictures.py    the pictures a lesson's own cells draw, from its source notebook, for the feedback pages
+manual_grades.py      the grades and comments graders set by hand in the gradebook, as plain data
 late_penalty.py       the late policy, as nbgrader's late-submission plugin
 overwrite_cells.py    nbgrader's OverwriteCells, reading a notebook's rows at once (notebook_rows.py)
 save_grades.py        nbgrader's SaveAutoGrades, reading and saving a notebook's rows at once (notebook_rows.py)
