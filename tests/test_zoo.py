@@ -94,9 +94,48 @@ def test_every_function_has_answers_that_ignore_their_input():
     assert {e.function for e in ZERO} == set(checks.FUNCTIONS)
 
 
-def test_assign_instead_of_add_costs_only_its_family():
-    """The lesson's central misconception loses points in fan_out_accumulation and finite_difference_agreement only."""
-    assert failed_families(all_grades()["buggy_assign_fan_out"]) == {"fan_out_accumulation", "finite_difference_agreement"}
+@pytest.mark.parametrize("name, family", [
+    ("buggy_assign_fan_out", "fan_out_accumulation"),
+    ("buggy_assign_plain", "fan_out_accumulation"),  # grads[i] = grads[name] * slope, its plainest form
+    ("buggy_sweep_by_name", "reverse_order"),
+])
+def test_a_value_misconception_costs_only_its_family(name, family):
+    """The lesson's central misconception, in either form, and a sweep in name order lose points in their own family
+    and finite_difference_agreement only: no other value family, and no property family."""
+    assert failed_families(all_grades()[name]) == {family, "finite_difference_agreement"}
+
+
+PROPERTY_FAMILIES = {"deep_graph", "linear_time", "no_mutation"}
+
+
+def test_no_value_misconception_fails_a_property_family():
+    """Every gradient seeded with 1.0 is wrong in every value family, but the property families judge the answer
+    by the learner's own short answer, and pass it; so do the other value misconceptions."""
+    assert not failed_families(all_grades()["buggy_seed_every_gradient"]) & PROPERTY_FAMILIES
+    for entry in BUGGY:
+        if entry.function == "backward" and not (set(entry.fails) | set(entry.also)) & PROPERTY_FAMILIES:
+            assert not failed_families(all_grades()[entry.name]) & PROPERTY_FAMILIES, entry.name
+
+
+@pytest.mark.parametrize("name, family", [("buggy_recursive_large_shortcut", "deep_graph"),
+                                          ("buggy_quadratic_large_shortcut", "linear_time")])
+def test_a_shortcut_for_large_inputs_loses_its_property_family(name, family):
+    """Answering a large input cheaply (the one entry an older bar judged) fails the family whose input it is."""
+    grades = all_grades()[name]
+    assert failed_families(grades) == {family}
+    score, points, _summary, misconception = grades[f"{family}/{'backward' if family == 'deep_graph' else 'wide_fan_out'}"]
+    assert score == 0 and "large" in misconception
+
+
+@pytest.mark.parametrize("name", ["buggy_numeric_central", "buggy_numeric_richardson"])
+def test_estimated_slopes_keep_at_most_half_of_backwards_points(name):
+    """Slopes estimated by re-running the graph (central differences, Richardson extrapolation) are close but never
+    exact where a sweep is: at most half of backward's points, with the misconception named."""
+    grades = all_grades()[name]
+    mine = {cid: grade for cid, grade in grades.items() if CHECK_FUNCTION[cid] == "backward"}
+    assert sum(score for score, *_rest in mine.values()) <= checks.points_of("backward") / 2
+    score, _points, summary, misconception = mine["fan_out_accumulation/worked_example"]
+    assert score == 0 and "exactly" in summary and "nudging values" in misconception
 
 
 @pytest.mark.parametrize("entry", BUGGY, ids=[e.name for e in BUGGY])

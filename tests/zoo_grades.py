@@ -2,7 +2,7 @@
 
 A buggy entry redefines one function and keeps the reference's others, so it is graded on the
 checks of every function but the ones it leaves as the reference wrote them: the backward
-families (a 200,000-node chain, timed sweeps, random graphs) run only for the entries that
+families (a 3,000-node chain, timed sweeps, random graphs) run only for the entries that
 change backward, and for the reference, the stub and the correct styles, which define it all.
 """
 
