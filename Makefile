@@ -123,3 +123,9 @@ gradescope: $(READY)
 .PHONY: formgrader
 formgrader: $(READY)
 	$(BIN)/python -m autograder.pipeline.formgrader --out $(OUT) $(if $(PORT),--port $(PORT))
+
+## make roster CSV=roster.csv [OUT=out]: learners' names into OUT's gradebook, for the formgrader (columns: id,first_name,last_name,email)
+.PHONY: roster
+roster: $(READY)
+	$(if $(CSV),,$(error pass the roster: make roster CSV=path/to/roster.csv))
+	$(BIN)/python -m autograder.pipeline.roster $(CSV) --out $(OUT)

@@ -1,0 +1,147 @@
+"""`make formgrader` is quiet and names learners; `make roster` reads a roster CSV into the gradebook.
+
+The formgrader is started for real once (slow): no banner about a missing exchange, no
+"Unwritable directory" lines, learners' names from the roster, and one SIGINT (Ctrl+C)
+stops it. tests/e2e/ opens it in a browser.
+"""
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from autograder.nbgrader import env
+from autograder.pipeline import formgrader, roster
+from tests.conftest import ROOT
+
+ROSTER = "id,first_name,last_name,email\nada,Ada,Lovelace,ada@example.org\nbob,,Babbage,\n"
+
+
+@pytest.fixture
+def graded_folder(tmp_path):
+    """OUT as the formgrader needs it: the course config and a gradebook that knows ada (graded, no name yet)."""
+    from nbgrader.api import Gradebook
+
+    out = tmp_path / "out"
+    out.mkdir()
+    shutil.copy(ROOT / "notebooks" / "nbgrader_config.py", out / "nbgrader_config.py")
+    with env.alembic_on_path(), Gradebook(f"sqlite:///{out / 'gradebook.db'}") as gradebook:
+        gradebook.add_student("ada")
+    return out
+
+
+def students(out):
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{out / 'gradebook.db'}") as gradebook:
+        return {s.id: (s.first_name, s.last_name, s.email) for s in gradebook.students}
+
+
+def test_a_roster_names_graded_learners_and_adds_the_others(graded_folder, tmp_path, capsys):
+    path = tmp_path / "roster.csv"
+    path.write_text(ROSTER, encoding="utf-8")
+    assert roster.main([str(path), "--out", str(graded_folder)]) == 0
+    assert "2 learner(s) named" in capsys.readouterr().out
+    assert students(graded_folder) == {"ada": ("Ada", "Lovelace", "ada@example.org"), "bob": (None, "Babbage", None)}
+    path.write_text("student_id,first_name\nada,\nbob,Charles\n", encoding="utf-8")  # an empty cell keeps the name
+    assert roster.main([str(path), "--out", str(graded_folder)]) == 0
+    assert students(graded_folder) == {"ada": ("Ada", "Lovelace", "ada@example.org"), "bob": ("Charles", "Babbage", None)}
+
+
+BAD_ROSTERS = {
+    "no id column": ("first_name,last_name\nAda,Lovelace\n", "a column id"),
+    "unknown column": ("id,nickname\nada,A\n", "a column id"),
+    "a column twice": ("id,email,email\nada,a,b\n", "each once"),
+    "empty": ("", "is empty"),
+    "blank id": ("id,first_name\n,Ada\n", "line 2: no id"),
+    "a path as id": ("id\n../ada\n", "cannot be a learner's folder"),
+    "the same learner twice": ("id\nada\nbob\nada\n", "line 4: 'ada' again (first on line 2)"),
+    "an unquoted comma": ("id,last_name\nada,Lovelace, Ada\n", "quote a name"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_ROSTERS))
+def test_a_bad_roster_is_named_with_its_line_and_fix_and_nothing_is_written(kind, graded_folder, tmp_path, capsys):
+    text, says = BAD_ROSTERS[kind]
+    path = tmp_path / "roster.csv"
+    path.write_text(text, encoding="utf-8")
+    assert roster.main([str(path), "--out", str(graded_folder)]) == roster.EXIT_BAD_ROSTER
+    err = capsys.readouterr().err
+    assert str(path) in err and says in err, err
+    assert students(graded_folder) == {"ada": (None, None, None)}
+
+
+def test_a_roster_needs_a_graded_folder_and_text(tmp_path, capsys):
+    path = tmp_path / "roster.csv"
+    path.write_bytes(b"id\n\xff\xfe\n")
+    assert roster.main([str(path), "--out", str(tmp_path)]) == roster.EXIT_BAD_ROSTER
+    assert "grade first with `make grade`" in capsys.readouterr().err
+    with pytest.raises(roster.RosterError, match="not UTF-8"):
+        roster.read(path)
+
+
+def test_the_formgrader_command_is_quiet_and_stops_on_one_ctrl_c(tmp_path):
+    line = formgrader.command(tmp_path, "127.0.0.1", 8888, "t")
+    assert f"--Exchange.root={tmp_path / formgrader.EXCHANGE}" in line
+    assert "--ServerApp.answer_yes=True" in line and "--FormgradeExtension.debug=False" in line
+    assert "--ServerApp.log_level=WARN" in line
+    said = formgrader.banner("127.0.0.1", 8888, "t", unnamed=2, out="out")
+    assert "make roster CSV=roster.csv OUT=out" in said
+    assert "roster" not in formgrader.banner("127.0.0.1", 8888, "t")
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def get(url):
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        return answer.read().decode("utf-8")
+
+
+@pytest.mark.slow
+def test_the_formgrader_shows_roster_names_without_noise_and_stops_on_one_sigint(graded_folder, tmp_path):
+    path = tmp_path / "roster.csv"
+    path.write_text(ROSTER, encoding="utf-8")
+    assert roster.main([str(path), "--out", str(graded_folder)]) == 0
+    port, token = free_port(), "formgrader-test-token"
+    log = tmp_path / "formgrader.log"
+    with open(log, "w", encoding="utf-8") as out:
+        process = subprocess.Popen([sys.executable, "-m", "autograder.pipeline.formgrader", "--out", str(graded_folder),
+                                    "--port", str(port)], cwd=ROOT, env=dict(os.environ, JUPYTER_TOKEN=token),
+                                   stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _attempt in range(240):  # the server takes seconds to start
+            assert process.poll() is None, log.read_text()
+            try:
+                get(f"{base}/api/status?token={token}")
+                break
+            except (urllib.error.URLError, ConnectionError):
+                time.sleep(0.25)
+        page = get(f"{base}/formgrader/manage_assignments?token={token}")
+        assert "manage_assignments" in page or "Manage Assignments" in page
+        assert "warning-exchange" not in page and "does not exist" not in page
+        named = {s["id"]: (s["first_name"], s["last_name"]) for s in json.loads(get(f"{base}/formgrader/api/students?token={token}"))}
+        assert named == {"ada": ("Ada", "Lovelace"), "bob": (None, "Babbage")}
+        get(f"{base}/formgrader/manage_students?token={token}")
+        process.send_signal(signal.SIGINT)  # Ctrl+C, once
+        assert process.wait(timeout=60) is not None
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    printed = log.read_text(encoding="utf-8")
+    assert f"formgrader: {base}/formgrader?token={token}" in printed
+    assert "Unwritable" not in printed and "not serializable" not in printed, printed
+    assert "[I " not in printed, "only warnings and errors are logged"
