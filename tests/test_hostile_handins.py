@@ -17,6 +17,7 @@ unpacks to more than 2 GB) and in the builders below (folder names, downloads).
 """
 
 import csv
+import datetime
 import gzip
 import html
 import io
@@ -224,7 +225,7 @@ def test_every_learner_folder_gives_rows_and_named_problems(folder_run):
     cohort, grades = folder_run.cohort, folder_run.grades
     full = {lesson.assignment: lesson.max_score for lesson in cohort.lessons}
     assert sorted((r["student_id"], r["assignment"]) for r in grades) == sorted(
-        (student, lesson.assignment) for student in GOOD_LEARNERS for lesson in LESSONS)
+        (student, lesson.assignment) for student in GOOD_LEARNERS for lesson in cohort.lessons)  # the lessons handed in
     carol = cohort.entry("carol", LESSON1.assignment)
     assert carol.status == "graded" and carol.score == full[LESSON1.assignment]
     assert f"carol/{LESSON1.assignment}/Copy of {LESSON1.notebook}: graded as {LESSON1.notebook}" in folder_run.said
@@ -302,21 +303,28 @@ def download_run(notebooks):
     right, stub = notebooks.right[LESSON1.assignment], notebooks.stub[LESSON1.assignment]
     stem = LESSON1.notebook[:-len(".ipynb")]
     zip_path = notebooks.root / "submissions.zip"
+    out = fresh_out(notebooks, "download_out")
+    # The times below are written as they were against lesson 1's due date of 2025-03-14 23:59 UTC; the course's
+    # dates move with the day it is graded (notebooks/nbgrader_config.py), so each is moved by as much.
+    shift = Course(out).due_dates()[LESSON1.assignment] - datetime.datetime(2025, 3, 14, 23, 59)
+
+    def moved(when):
+        return (datetime.datetime(*when) + shift).timetuple()[:6]
+
     with zipfile.ZipFile(zip_path, "w") as bundle:
-        entry(bundle, f"ada_1001_2001_{LESSON1.notebook}", right, (2025, 3, 13, 10, 0, 0))
-        entry(bundle, f"grace_1002_2002_{LESSON1.notebook}", stub, (2025, 3, 13, 9, 0, 0))
-        entry(bundle, f"grace_1002_2002_{stem}-1.ipynb", right, (2025, 3, 14, 9, 0, 0))
+        entry(bundle, f"ada_1001_2001_{LESSON1.notebook}", right, moved((2025, 3, 13, 10, 0, 0)))
+        entry(bundle, f"grace_1002_2002_{LESSON1.notebook}", stub, moved((2025, 3, 13, 9, 0, 0)))
+        entry(bundle, f"grace_1002_2002_{stem}-1.ipynb", right, moved((2025, 3, 14, 9, 0, 0)))
         entry(bundle, "mallory_1003_2003_graphs.zip", nested_zip({
             f"ada_1001_2001_{LESSON1.notebook}": stub,  # handed in as ada: zip_collect believes the name
             f"grace_1002_2002_{LESSON1.notebook}": stub,  # collides with grace's own
             f"hopper_1009_2009_{LESSON1.notebook}": right,  # a learner who handed in nothing
-        }), (2025, 3, 14, 8, 0, 0))
-        entry(bundle, f"ken_1004_2004_{stem}.gz", gzip.compress(right.encode(), mtime=0), (2025, 3, 14, 7, 0, 0))
-        entry(bundle, f"ev\nil_1006_2006_{LESSON1.notebook}", stub, (2025, 3, 14, 7, 0, 0))
-        entry(bundle, f"a*_1007_2007_{LESSON1.notebook}", stub, (2025, 3, 14, 7, 0, 0))
-        entry(bundle, f"barbara_LATE_1008_2008_Copy of {LESSON1.notebook}", right, (2025, 3, 15, 11, 59, 0))
-        entry(bundle, f"submissions/ada_1001_2001_{LESSON1.notebook}", stub, (2025, 3, 14, 7, 0, 0))
-    out = fresh_out(notebooks, "download_out")
+        }), moved((2025, 3, 14, 8, 0, 0)))
+        entry(bundle, f"ken_1004_2004_{stem}.gz", gzip.compress(right.encode(), mtime=0), moved((2025, 3, 14, 7, 0, 0)))
+        entry(bundle, f"ev\nil_1006_2006_{LESSON1.notebook}", stub, moved((2025, 3, 14, 7, 0, 0)))
+        entry(bundle, f"a*_1007_2007_{LESSON1.notebook}", stub, moved((2025, 3, 14, 7, 0, 0)))
+        entry(bundle, f"barbara_LATE_1008_2008_Copy of {LESSON1.notebook}", right, moved((2025, 3, 15, 11, 59, 0)))
+        entry(bundle, f"submissions/ada_1001_2001_{LESSON1.notebook}", stub, moved((2025, 3, 14, 7, 0, 0)))
     cohort = batch.run(out, zip_file=zip_path, stream=io.StringIO())
     return SimpleNamespace(out=out, cohort=cohort, said="\n".join(cohort.notes + batch.missing_report(cohort)),
                            report=(out / "cohort_report.html").read_text(encoding="utf-8"),
@@ -340,7 +348,9 @@ def test_an_archive_cannot_hand_in_for_another_learner(download_run):
         [collect.PROBLEMS] + [f"{s}/{LESSON1.assignment}/{name}" for s, name in [
             ("ada", LESSON1.notebook), ("ada", "timestamp.txt"), ("grace", LESSON1.notebook), ("grace", "timestamp.txt"),
             ("barbara", f"Copy of {LESSON1.notebook}"), ("barbara", "timestamp.txt")]])
-    assert (collected / "ada" / LESSON1.assignment / "timestamp.txt").read_text() == "2025-03-13 10:00:00 UTC\n"
+    ada_time = datetime.datetime(*zipfile.ZipFile(download_run.out.parent / "submissions.zip").getinfo(
+        f"ada_1001_2001_{LESSON1.notebook}").date_time)
+    assert (collected / "ada" / LESSON1.assignment / "timestamp.txt").read_text() == f"{ada_time:%Y-%m-%d %H:%M:%S} UTC\n"
 
 
 @pytest.mark.slow
