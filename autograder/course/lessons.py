@@ -295,3 +295,8 @@ def functions(notebooks=NOTEBOOKS):
 def module_of(function, notebooks=NOTEBOOKS):
     """The lesson module that defines a graded function (its reference cell's module), or ''."""
     return next((cell.module for cell in grade_cells(notebooks).values() if cell.function == function), "")
+
+
+def first_module(notebooks=NOTEBOOKS):
+    """The module of the course's first lesson that adds functions: what the bench and the mutants grade."""
+    return module_of(functions(notebooks)[0], notebooks)
