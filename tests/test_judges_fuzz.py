@@ -117,4 +117,5 @@ def test_every_judge_of_the_hidden_checks_is_fuzzed():
     alone (their judge is the CPU time, measured by the runner), and property checks draw their own."""
     named = {case.expect or check.expect for check in all_checks() if check.strategy is None for case in check.inputs()}
     fuzzed = {case.expect or check.expect for check, case in CASES}
-    assert named - fuzzed <= {"linear_time"}, f"judges no small case reaches: {sorted(named - fuzzed - {'linear_time'})}"
+    large_only = {"linear_time", "carried_back"}  # carried_back is fuzzed inside carried_back_unchanged, on small inputs
+    assert named - fuzzed <= large_only, f"judges no small case reaches: {sorted(named - fuzzed - large_only)}"
