@@ -34,8 +34,10 @@ def executable(environ=None):
 
 
 def version(command):
+    """otter's own version line ("Otter-Grader version: 7.0.0"), or "otter" when it does not say."""
     done = subprocess.run([command, "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    return (done.stdout.strip().splitlines() or ["otter"])[-1]
+    lines = [line.strip() for line in done.stdout.splitlines() if line.startswith("Otter-Grader version")]
+    return lines[0] if lines else "otter"
 
 
 def _run(args, cwd):
@@ -47,18 +49,19 @@ def _run(args, cwd):
 
 
 def write_tests(folder, tests):
-    """Write each OK-format test as folder/<name>.py (``test = {...}``)."""
+    """Write each OK-format test as folder/<name>.py (``OK_FORMAT = True`` and ``test = {...}``)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     for name, test in tests.items():
-        (folder / f"{name}.py").write_text(f"test = {test!r}\n", encoding="utf-8")
+        (folder / f"{name}.py").write_text(f"OK_FORMAT = True\n\ntest = {test!r}\n", encoding="utf-8")
 
 
 def autograder(work, command, tests):
     """`otter generate` on the tests: the autograder zip's path."""
     work = Path(work)
     write_tests(work / "tests", tests)
-    _run([command, "generate", "--tests-dir", "tests", "--output-dir", "."], work)
+    _run([command, "generate", "--tests-dir", "tests", "--output-path", "autograder.zip", "--no-config",
+          "--no-requirements", "--no-environment"], work)
     found = work / "autograder.zip"
     if not found.is_file():
         raise OtterError("otter generate wrote no autograder.zip")
@@ -77,9 +80,10 @@ def run_seconds(work, command, tests, module_name, source, runs=RUNS):
         out = work / f"results-{i}"
         out.mkdir()
         started = time.perf_counter()
-        _run([command, "run", "--autograder", str(zipped), "--output-dir", str(out), str(handin)], work)
+        _run([command, "run", "--autograder", str(zipped), "--output-dir", str(out), "--no-logo", str(handin)], work)
         times.append(time.perf_counter() - started)
         results = json.loads((out / "results.json").read_text(encoding="utf-8"))
-        if not results.get("tests"):
-            raise OtterError(f"otter run graded no test: {str(results)[:300]}")
+        graded = [test for test in results.get("tests", []) if test.get("name") in tests]
+        if len(graded) != len(tests) or any(test.get("score") != tests[test["name"]]["points"] for test in graded):
+            raise OtterError(f"otter run did not grade the hand-in as the reference: {str(results)[:400]}")
     return statistics.median(times)
