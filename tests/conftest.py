@@ -71,10 +71,21 @@ def _shared_folder(request, tmp_path_factory):
     _SHARED["root"] = base.parent if hasattr(request.config, "workerinput") else base
 
 
+def draw_pictures(cache_dir):
+    """Draw every lesson's pictures into a batch's cache folder, side by side, as its feedback step would one by one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from autograder.nbgrader.course_pictures import pictures
+
+    with ThreadPoolExecutor(max_workers=2) as pool:  # each lesson is drawn by a child process of its own
+        list(pool.map(lambda source: pictures(source, str(cache_dir)), sorted((NOTEBOOKS / "source").glob("*/*.ipynb"))))
+
+
 def prepared_course(out, stream=None):
     """A Course at the new folder ``out``, prepared as Course.prepare leaves it (the course copied in,
-    generate_assignment run, due dates set), by copying a folder prepared once per test run: the first
-    process that needs it prepares it under a lock, and every process copies it."""
+    generate_assignment run, due dates set) and with the lessons' pictures drawn into its cache, by
+    copying a folder prepared once per test run: the first process that needs it prepares it under a
+    lock, and every process copies it."""
     from autograder.nbgrader.course_folder import Course  # only the files that grade cohorts pay for nbgrader's imports
 
     root = _SHARED.get("root") or Path(tempfile.mkdtemp(prefix="graphkit-"))
@@ -84,6 +95,7 @@ def prepared_course(out, stream=None):
         if not (template / "ready").exists():
             shutil.rmtree(template, ignore_errors=True)
             Course(template / "course", io.StringIO()).prepare()
+            draw_pictures(template / "course" / "cache")
             (template / "ready").touch()
     shutil.copytree(template / "course", out)
     return Course(out, stream or io.StringIO())
