@@ -540,7 +540,7 @@ def test_warming_leaves_nothing_for_a_forked_worker_to_work_out(monkeypatch):
     warmed = {"reference", *ANCHORED}  # the judges work_out answers for; a family's own judges keep their own caches
     right = []  # (check, case, reply): the reference's own answers, worked out past the caches
     for check in check_table.all_checks():
-        for case in [] if check.strategy is not None else check.inputs():
+        for case in [] if check.strategy is not None else runner.inputs(check):
             if (case.expect or check.expect) not in warmed:
                 continue
             try:
