@@ -141,3 +141,47 @@ def test_without_a_store_the_runner_works_everything_out(store_in_use):
     property_check = next(c for c in runner.check_table.all_checks() if c.strategy is not None)
     drawn = runner.drawn_examples(property_check)
     assert len(drawn) >= 1 and all(type(c) is Case for c in drawn)
+
+
+def test_gradescope_ships_the_store_and_writes_it_again_on_the_image():
+    from pathlib import Path
+
+    from autograder.authoring import gradescope
+
+    assert gradescope._wanted(Path("graphcourse") / prepared.NAME)
+    setup = gradescope.scripts()["setup.sh"]
+    assert f'GRAPHKIT_COURSE="{prepared.active.name()}"' in setup and "-m autograder.tools.prepare --force" in setup
+    assert setup.index("pip install --quiet --editable") < setup.index("autograder.tools.prepare")
+
+
+@pytest.mark.slow
+def test_prepare_writes_what_a_grader_reads_back(tmp_path, store_in_use, monkeypatch):
+    """The graph module's checks: every property check's examples, the built inputs as the course builds them,
+    the reference's time on each timed case; read back by load() from the file prepare wrote."""
+    from autograder.course.lessons import module_of
+    from autograder.tools import prepare
+
+    monkeypatch.setattr(prepare, "import_all", lambda: [])  # this worker's later examples stay as they were
+    checks = [c for c in runner.check_table.all_checks() if module_of(c.function) == "graph"]
+    data, left_out = prepare.contents(checks)
+    assert left_out == []
+    (tmp_path / prepared.NAME).write_bytes(data)
+    held = prepared.load(runner.check_table.all_checks(), tmp_path / prepared.NAME)
+    assert not held.reason
+    for check in checks:
+        if check.strategy is not None:
+            assert len(held.examples_of(check)) >= check.examples
+        elif callable(check.cases):
+            assert held.inputs_of(check) == list(check.inputs())
+    timed = [case for check in checks if check.expect == "linear_time" for case in check.inputs()]
+    assert timed and all(held.seconds[(case.fn, case.label)] > 0 for case in timed)
+
+
+def test_every_module_of_the_kit_is_imported_before_drawing():
+    from autograder.tools import prepare
+
+    names = prepare.kit_modules()
+    for needed in ("autograder.grading.runner", "autograder.pipeline.batch", "graphcourse.checks.deep_graph",
+                   "solutions.graph", "exercises.strategies"):
+        assert needed in names
+    assert not [name for name in names if name.endswith("__main__") or ".tests" in name]
