@@ -81,11 +81,11 @@ def draw_pictures(cache_dir):
         list(pool.map(lambda source: pictures(source, str(cache_dir)), sorted((NOTEBOOKS / "source").glob("*/*.ipynb"))))
 
 
-def prepared_course(out, stream=None):
+def prepared_course(out, stream=None, pictures=True):
     """A Course at the new folder ``out``, prepared as Course.prepare leaves it (the course copied in,
-    generate_assignment run, due dates set) and with the lessons' pictures drawn into its cache, by
-    copying a folder prepared once per test run: the first process that needs it prepares it under a
-    lock, and every process copies it."""
+    generate_assignment run, due dates set) and, unless ``pictures`` is False (a test that writes no
+    feedback), with the lessons' pictures drawn into its cache, by copying a folder prepared once per
+    test run: the first process that needs it prepares it under a lock, and every process copies it."""
     from autograder.nbgrader.course_folder import Course  # only the files that grade cohorts pay for nbgrader's imports
 
     root = _SHARED.get("root") or Path(tempfile.mkdtemp(prefix="graphkit-"))
@@ -95,7 +95,9 @@ def prepared_course(out, stream=None):
         if not (template / "ready").exists():
             shutil.rmtree(template, ignore_errors=True)
             Course(template / "course", io.StringIO()).prepare()
-            draw_pictures(template / "course" / "cache")
             (template / "ready").touch()
+        if pictures and not (template / "drawn").exists():
+            draw_pictures(template / "course" / "cache")
+            (template / "drawn").touch()
     shutil.copytree(template / "course", out)
     return Course(out, stream or io.StringIO())

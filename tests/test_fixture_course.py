@@ -70,6 +70,7 @@ def test_the_cli_grades_each_zoo_entry_on_its_own_families(handins, tmp_path):
         assert failed == set(entry.fails), (entry.name, done.stdout)
 
 
+@pytest.mark.slow
 def test_the_gradescope_zip_grades_it(handins, tmp_path):
     """The zip carries the course and names it: run_autograder grades an upload with the fixture's checks."""
     archive = tmp_path / "gradescope.zip"

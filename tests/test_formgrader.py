@@ -25,17 +25,23 @@ from tests.conftest import ROOT
 ROSTER = "id,first_name,last_name,email\nada,Ada,Lovelace,ada@example.org\nbob,,Babbage,\n"
 
 
-@pytest.fixture
-def graded_folder(tmp_path):
+@pytest.fixture(scope="module")
+def graded_template(tmp_path_factory):
     """OUT as the formgrader needs it: the course config and a gradebook that knows ada (graded, no name yet)."""
     from nbgrader.api import Gradebook
 
-    out = tmp_path / "out"
+    out = tmp_path_factory.mktemp("formgrader") / "out"
     out.mkdir()
     shutil.copy(ROOT / "notebooks" / "nbgrader_config.py", out / "nbgrader_config.py")
     with env.alembic_on_path(), Gradebook(f"sqlite:///{out / 'gradebook.db'}") as gradebook:
         gradebook.add_student("ada")
     return out
+
+
+@pytest.fixture
+def graded_folder(graded_template, tmp_path):
+    """A copy of graded_template for one test: the gradebook is made once per module."""
+    return shutil.copytree(graded_template, tmp_path / "out")
 
 
 def students(out):
@@ -45,6 +51,7 @@ def students(out):
         return {s.id: (s.first_name, s.last_name, s.email) for s in gradebook.students}
 
 
+@pytest.mark.slow
 def test_a_roster_names_graded_learners_and_adds_the_others(graded_folder, tmp_path, capsys):
     path = tmp_path / "roster.csv"
     path.write_text(ROSTER, encoding="utf-8")
@@ -68,6 +75,7 @@ BAD_ROSTERS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(BAD_ROSTERS))
 def test_a_bad_roster_is_named_with_its_line_and_fix_and_nothing_is_written(kind, graded_folder, tmp_path, capsys):
     text, says = BAD_ROSTERS[kind]

@@ -42,7 +42,7 @@ A, NB = LESSON1.assignment, LESSON1.notebook
 @pytest.fixture(scope="module")
 def template(tmp_path_factory):
     """A course folder prepared once for the module, copied for each test."""
-    return prepared_course(tmp_path_factory.mktemp("handin_files") / "course").root
+    return prepared_course(tmp_path_factory.mktemp("handin_files") / "course", pictures=False).root
 
 
 def fresh(template, tmp_path):
