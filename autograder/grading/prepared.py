@@ -58,11 +58,13 @@ def path(course_dir=None):
 
 # ---------------------------------------------------------------- what the contents follow from
 
-def _files(folder, pattern="*.py"):
-    folder = Path(folder)
-    if not folder.is_dir():
-        return []
-    return [p for p in folder.rglob(pattern) if p.is_file() and "__pycache__" not in p.parts and p.name != NAME]
+def _files(folder, suffix=".py"):
+    """The files below ``folder`` whose names end with ``suffix`` (any, for ""), caches and the store left out."""
+    found = []
+    for top, folders, names in os.walk(folder):
+        folders[:] = [name for name in folders if name != "__pycache__"]
+        found += [Path(top, name) for name in names if name.endswith(suffix) and name != NAME]
+    return found
 
 
 def source_files():
@@ -73,7 +75,7 @@ def source_files():
     files += _files(active.KIT_ROOT / "autograder")
     files += _files(Path(active.course().__file__).parent)
     files += _files(root / "solutions") + _files(root / "exercises")
-    files += _files(root / "notebooks" / "lessons", "*")
+    files += _files(root / "notebooks" / "lessons", "")
     return sorted(set(files))
 
 
