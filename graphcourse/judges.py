@@ -354,7 +354,7 @@ def judge_carried_back(check, case, reply):
     """A property family's bar on backward's answer: the learner's own short answer, carried back block by block.
 
     The driver answers [backward on a short input of blocks, backward on the long input]. Both must name
-    every name, the short one must carry some gradient back (not 0.0 for every name below the output), and
+    every name, the short one must depend on the graph (not one number for every name below the output), and
     every name of the long input must get what the short answer's rule for its place gives from the gradient
     of the name above it. A wrong slope, a wrong seed or assigning instead of adding is wrong the same way on
     both inputs, so it passes; an answer that treats a long input differently from a short one does not.
@@ -376,9 +376,10 @@ def judge_carried_back(check, case, reply):
         if missing:
             return Failure(case, f"the result{where} has no entry for {short(missing)}", got=got)
     short_output = short_graph[-1][0]
-    if not any(short_got[name] != 0 for name in short_values if name != short_output):
-        return Failure(case, f"on {small}, every gradient below the output is 0.0: backward carried nothing back "
-                             "from the output", got=got)
+    below = [short_got[name] for name in short_values if name != short_output]
+    if all(close(gradient, below[0]) for gradient in below):  # the short input's right gradients are -2, -1, 0 and 1
+        return Failure(case, f"on {small}, every name below the output gets the gradient {below[0]!r}: an answer that "
+                             "does not depend on the graph", got=got)
     try:
         rules = _rules(short_graph, short_got, short_places)
     except Inconsistent:

@@ -168,5 +168,7 @@ def test_the_property_bar_passes_value_misconceptions_and_fails_answers_that_ign
             assert JUDGES[check.expect](check, case, reply) is None, (name, case.label)
         for name in failing:
             assert JUDGES[check.expect](check, case, carried_back_reply(case, zoo.namespace(name)["backward"])), name
+        ones = carried_back_reply(case, lambda graph, values, output=None: dict.fromkeys(values, -1.0))
+        assert JUDGES[check.expect](check, case, ones), "one number for every name"
         failure = JUDGES[check.expect](check, case, carried_back_reply(case, shortcut))
         assert failure and failure.status == "inconsistent", case.label

@@ -1,6 +1,9 @@
 """Float subclass whose stored value is wrong but whose __eq__, __float__ and __repr__ claim the right answer (evaluate and backward)."""
 
-EXPECTED = {"evaluate": 0, "inputs_of": "full", "users_of": "full", "backward": 0}
+EXPECTED = {"evaluate": 0, "inputs_of": "full", "users_of": "full", "backward": 10}
+CHECKS = "all"  # backward keeps its property families (deep_graph, linear_time, no_mutation: 10 points): its sweep
+# is a loop, linear and leaves the arguments alone, and its stored gradients, each 1 less than right, are wrong
+# alike on the short and the long input those families compare. Every value family pays nothing.
 
 
 import math

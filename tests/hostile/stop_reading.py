@@ -1,8 +1,9 @@
-"""Sends its own (right) reply to the 200,000-node backward call, then stops reading, so the next request is never read."""
+"""Sends its own reply to the 3,000-node backward call, then stops reading, so the next request is never read."""
 
-EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": 46}
-CHECKS = "all"  # the attack needs the 200,000-node call and the request after it
-# linear_time (4 points of backward) is lost: its request is never read by a child that stopped reading.
+EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": 42}
+CHECKS = "all"  # the attack needs the 3,000-node call and the request after it
+# deep_graph is lost (its driver answers [short, long]; the forged bare answer is not that), and linear_time
+# (4 points each): its request is never read by a child that stopped reading.
 # (A request too large for the pipe, which the grader cannot even finish writing, is in tests/test_sandbox_bounds.py.)
 
 
@@ -115,7 +116,7 @@ def backward(graph, values, output=None):
         local = SLOPES[op](*[values[i] for i in inputs], values[name])
         for i, slope in zip(inputs, local):
             grads[i] += grads[name] * slope
-    if len(graph) > 100_000:
+    if len(graph) > 2_000:
         forge({"status": "ok", "seconds": 0.0, "value": grads}, current_nonce())
         time.sleep(3600)  # never come back to read the next request
     return grads
