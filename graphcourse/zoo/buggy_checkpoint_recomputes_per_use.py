@@ -3,7 +3,7 @@
 FUNCTION = "backward_checkpointed"
 FAILS = ["checkpoint_recomputed"]
 ALSO = {"checkpoint_memory": "recomputing per use costs every/2 ops a node: on the memory check's chain (60,000 nodes, "
-                               "every=244) about 7 million, past the call's time limit"}
+                               "every=244) about 7 million, past the call's 4 s"}
 
 
 def backward_checkpointed(graph, leaves, every, output=None):
