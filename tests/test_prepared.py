@@ -185,3 +185,16 @@ def test_every_module_of_the_kit_is_imported_before_drawing():
                    "solutions.graph", "exercises.strategies"):
         assert needed in names
     assert not [name for name in names if name.endswith("__main__") or ".tests" in name]
+
+
+def test_a_case_that_would_not_come_back_equal_is_not_stored():
+    assert prepared.exact([case(1)]) == [case(1)]
+    with pytest.raises(prepared.Unencodable, match="equal to itself"):
+        prepared.exact([case(1, seconds=float("nan"))])
+
+
+def test_sources_that_cannot_be_read_leave_the_store_unused(tmp_path, monkeypatch):
+    (tmp_path / prepared.NAME).write_bytes(stored())
+    monkeypatch.setattr(prepared, "source_files", lambda: [tmp_path / "gone.py"])
+    held = prepared.load(CHECKS, tmp_path / prepared.NAME)
+    assert "cannot be read" in held.reason and held.examples_of(PROPERTY) is None

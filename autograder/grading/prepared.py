@@ -156,6 +156,14 @@ def encode_case(case):
     return {name: encode(getattr(case, name)) for name in FIELDS}
 
 
+def exact(cases):
+    """``cases`` if each comes back from the store equal to itself, else Unencodable (a NaN, for one)."""
+    for case in cases:
+        if decode_case(decode(json.dumps(encode_case(case)))) != case:
+            raise Unencodable(f"a case that does not come back equal to itself ({case.label or case.fn})")
+    return cases
+
+
 def decode_case(data):
     if type(data) is not dict or set(data) != set(FIELDS):
         raise StoreError("a case with other fields than the engine's Case")
@@ -287,3 +295,5 @@ def load(checks, where=None):
         return loads(data, checks)
     except StoreError as err:
         return Prepared(reason=f"{where.name}: {err}; ignored (make prepare writes it again)")
+    except OSError as err:  # a source file went away while its digest was worked out
+        return Prepared(reason=f"{where.name}: the sources it follows from cannot be read ({err.strerror or err})")

@@ -62,13 +62,11 @@ def contents(checks=None):
         try:
             if check.strategy is not None:
                 cases = runner.drawn_examples(check)
-                [prepared.encode_case(case) for case in cases]
-                examples[check.id] = (check.examples, cases)
+                examples[check.id] = (check.examples, prepared.exact(cases))
                 continue
             cases = runner.inputs(check)
             if callable(check.cases):
-                [prepared.encode_case(case) for case in cases]
-                inputs[check.id] = cases
+                inputs[check.id] = prepared.exact(cases)
         except prepared.Unencodable as err:
             left_out.append(f"{check.id}: {err}")
             continue
