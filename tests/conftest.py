@@ -4,8 +4,10 @@ Test modules import the constants and helpers from here (``from tests.conftest i
 pytest picks up the fixtures by itself.
 """
 
+import datetime
 import fcntl
 import io
+import os
 import shutil
 import subprocess
 import tempfile
@@ -17,6 +19,10 @@ from autograder.authoring.stubs import stub_source
 from autograder.course.paths import NOTEBOOKS, REFERENCE, ROOT
 from autograder.nbgrader import env
 from autograder.nbgrader import speedups  # noqa: F401 -- first, as in the kit's processes: before any test imports jsonschema
+
+# The demo course's due dates are relative to the day it is graded: one day for the whole run (every worker
+# and every process it starts inherits it), so that a run straddling midnight grades alike before and after.
+os.environ.setdefault("GRAPHKIT_DEMO_DAY", datetime.datetime.now(datetime.timezone.utc).date().isoformat())
 
 REFERENCE_SOURCE = REFERENCE.read_text(encoding="utf-8")
 STUB_SOURCE = stub_source(REFERENCE_SOURCE)
