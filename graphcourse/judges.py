@@ -9,6 +9,7 @@ import copy
 import functools
 import importlib
 import math
+import operator
 import re
 
 from autograder.grading.compare import (
@@ -350,6 +351,71 @@ def _long_order(graph, values):
     return nodes + [name for name in values if name not in known]
 
 
+def _values_of(names):
+    """A function giving the tuple of a dict's values at ``names``, at C speed."""
+    if len(names) == 1:
+        return lambda answer: (answer[names[0]],)
+    return operator.itemgetter(*names)
+
+
+def _long_plan(case):
+    """What judge_carried_back asks of a long answer, worked out once per case: every name that has a place.
+
+    (the names right under the output with their places, and for each other place: its names, the
+    names their gradients arrive from, and getters of both from an answer).
+    """
+    output = case.kwargs.get("output") or case.args[0][-1][0]
+    at_output, below = [], {}
+    for name, (place, upstream) in long_places(case).items():
+        if upstream == output:
+            at_output.append((name, place))
+        else:
+            names, upstreams = below.setdefault(place, ([], []))
+            names.append(name)
+            upstreams.append(upstream)
+    return at_output, [(place, names, upstreams, _values_of(names), _values_of(upstreams))
+                       for place, (names, upstreams) in below.items()]
+
+
+long_plan = per_case(_long_plan)
+
+
+def _carried_back(rules, got, plan):
+    """Whether every name with a place gets what the short answer's rule for its place gives (see judge_carried_back).
+
+    The same test as the ordered walk that names the first wrong entry, made cheap for a long answer that
+    passes: the rule is applied once per place and gradient arriving from upstream, not once per name, and
+    the answer is compared with what the rules give at C speed, name by name only where it is not equal.
+    """
+    try:
+        return _all_carried_back(rules, got, *plan)
+    except Exception:  # noqa: BLE001 - an answer the rules trip over: the ordered walk says what is wrong, as before
+        return False
+
+
+def _all_carried_back(rules, got, at_output, below):
+    for name, place in at_output:
+        want = rules.get(place, (None, None))[0]
+        if want is None or not (got[name] == want or close(got[name], want)):
+            return False
+    for place, _names, _upstreams, names_of, upstreams_of in below:
+        rule = rules.get(place, (None, None))[1]
+        if rule is None:
+            return False
+        arriving = upstreams_of(got)
+        wants = {gradient: rule(gradient) for gradient in set(arriving)}  # equal gradients get equal answers
+        given = names_of(got)
+        if len(wants) == 1 and None not in wants.values() and given.count(*wants.values()) == len(given):
+            continue  # one gradient arrives at every name of this place, and each of them gets its rule's answer
+        wanted = list(map(wants.__getitem__, arriving))
+        if wanted == list(given):
+            continue
+        for want, gradient in zip(wanted, given):
+            if want is None or not (gradient == want or close(gradient, want)):
+                return False
+    return True
+
+
 def judge_carried_back(check, case, reply):
     """A property family's bar on backward's answer: the learner's own short answer, carried back block by block.
 
@@ -372,7 +438,7 @@ def judge_carried_back(check, case, reply):
         return Failure(case, f"backward {err}")
     small = f"a short input of {len(short_graph)} nodes made of the same blocks"
     for answer, values, where in ((short_got, short_values, f" on {small}"), (got, case.args[1], "")):
-        missing = [name for name in values if name not in answer]
+        missing = [] if answer.keys() >= values.keys() else [name for name in values if name not in answer]
         if missing:
             return Failure(case, f"the result{where} has no entry for {short(missing)}", got=got)
     short_output = short_graph[-1][0]
@@ -391,6 +457,8 @@ def judge_carried_back(check, case, reply):
     if not close(got[output], short_got[short_output]):
         return Failure(case, f"the output's own entry is {got[output]!r} here, but {short_got[short_output]!r} on "
                              f"{small}", got=got, status="inconsistent")
+    if _carried_back(rules, got, long_plan(case)):
+        return None
     found = long_places(case)
     for name in _long_order(graph, case.args[1]):
         if name not in found:

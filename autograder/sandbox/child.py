@@ -18,7 +18,8 @@ then the body, UTF-8 JSON. Every reply carries the nonce of the request it answe
 whose answer is one float per name of the call (backward's gradients) may instead have the
 body FLOATS_MARK, the JSON part's length (8 bytes big-endian), the JSON part, then the floats
 as native 8-byte doubles: a 200,000-name answer is sent and read thirty times faster than as
-JSON text. Everything it sends is checked again by the parent, which trusts none of it.
+JSON text. A driver's list of answers whose last one is such a dict is sent the same way, the
+list's other answers as the JSON part's "value" and "last" true. Everything it sends is checked again by the parent, which trusts none of it.
 """
 
 import array
@@ -163,6 +164,10 @@ def answer(module, request):
             reply = {"status": "ok", "seconds": seconds, "floats": array.array("d", values)}
         else:
             reply = {"status": "ok", "seconds": seconds, "values": values}
+    elif "driver" in request and type(value) is list and value and numbers_in_order(value[-1], keys) \
+            and {*map(type, value[-1].values())} == {float}:  # a driver's answers, the last one gradients of the call
+        floats = array.array("d", value[-1].values())
+        reply = {"status": "ok", "seconds": seconds, "value": plain(value[:-1]), "last": True, "floats": floats}
     else:
         reply_value = plain(value)  # the answer as returned, before the caller touches it
         if request.get("mutate_result") and isinstance(value, list):

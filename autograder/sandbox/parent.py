@@ -591,7 +591,8 @@ def _clean(message, statuses, keys=None):
 
     An answer comes as "value", or, when it is a dict of numbers keyed by the names of the call's
     second argument (`keys`, the parent's own copy) in their order, as "values": just the numbers,
-    one per name, each an exact int or float.
+    one per name, each an exact int or float. With "last", a driver's list of answers is "value"
+    followed by the dict that "values" gives.
     """
     status = message.get("status")
     if type(status) is not str or status not in statuses:
@@ -603,7 +604,8 @@ def _clean(message, statuses, keys=None):
     if status == "loaded":
         reply["errors"] = _plain_errors(message.get("errors"))
     elif status == "ok":
-        if "value" in message:
+        last = message.get("last") is True  # a driver's list of answers, "value", then one more given as "values"
+        if "value" in message and not last:
             reply["value"] = message["value"]
         elif "values" in message and keys is not None:
             values = message["values"]
@@ -612,6 +614,10 @@ def _clean(message, statuses, keys=None):
             if not set(map(type, values)) <= NUMBERS:
                 return {"status": "invalid", "reason": "a list of values that are not all numbers"}
             reply["value"] = dict(zip(keys, values))
+            if last:
+                if type(message.get("value")) is not list:
+                    return {"status": "invalid", "reason": "a driver's answers that are not a list"}
+                reply["value"] = [*message["value"], reply["value"]]
         else:
             return {"status": "invalid", "reason": "an answer without a value"}
     elif status in ("raised", "unsendable"):
