@@ -1,8 +1,41 @@
-"""Hypothesis strategies for random computation graphs over all eight ops."""
+"""Hypothesis strategies for random computation graphs over all eight ops.
 
+Hypothesis is imported when a strategy is first built, not when this module is: ``st`` stands for
+``hypothesis.strategies``, and a function decorated with ``@st.composite`` becomes a strategy when
+it is called. Code that only computes (central_difference) never loads Hypothesis.
+"""
+
+import functools
 import math
 
-from hypothesis import strategies as st
+
+def _hypothesis_strategies():
+    from hypothesis import strategies
+
+    return strategies
+
+
+@functools.cache
+def _composed(draw_function):
+    return _hypothesis_strategies().composite(draw_function)
+
+
+class _Strategies:
+    """``hypothesis.strategies``, imported on first use; ``composite`` waits for the strategy to be asked for."""
+
+    @staticmethod
+    def composite(draw_function):
+        @functools.wraps(draw_function)
+        def strategy(*args, **kwargs):
+            return _composed(draw_function)(*args, **kwargs)
+
+        return strategy
+
+    def __getattr__(self, name):
+        return getattr(_hypothesis_strategies(), name)
+
+
+st = _Strategies()
 
 ARITY = {"add": 2, "sub": 2, "mul": 2, "div": 2, "sq": 1, "tanh": 1, "relu": 1, "neg": 1}
 
@@ -57,4 +90,4 @@ def central_difference(evaluate, graph, leaves, leaf, output, h=1e-6):
     return (up - down) / (2 * h)
 
 
-__all__ = ["ARITY", "graphs", "smooth_graphs", "central_difference"]
+__all__ = ["ARITY", "graphs", "smooth_graphs", "central_difference", "st"]

@@ -1,5 +1,6 @@
 """Run every hidden check on one submission: sandbox calls in, judged results out."""
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 
@@ -156,6 +157,8 @@ class Runner:
         """
         from hypothesis import HealthCheck, Phase, given, settings  # imported here: a stored example needs none
 
+        if callable(check.strategy):  # given as a function: the strategy it builds (holds' text stays as it is)
+            check = dataclasses.replace(check, strategy=strategy_of(check))
         failures = []
 
         @settings(
@@ -286,6 +289,24 @@ def reference_seconds(case, repeats=3):
             times = [reply.get("cpu_seconds", reply["wall_seconds"]) for reply in replies]
         _REFERENCE_TIMES[key] = min(times)
     return _REFERENCE_TIMES[key]
+
+
+_STRATEGIES = {}  # id(a check's strategy as given) -> (it, the Hypothesis strategy)
+
+
+def strategy_of(check):
+    """The Hypothesis strategy of a property check: its ``strategy``, or what that returns when it is a function.
+
+    A course may give the strategy as a function of no arguments, so that Hypothesis is imported (and the
+    strategy built) only when examples are drawn or shrunk, never by a grader that replays stored ones.
+    """
+    given = check.strategy
+    if not callable(given):
+        return given
+    cached = _STRATEGIES.get(id(given))
+    if cached is None or cached[0] is not given:
+        cached = _STRATEGIES[id(given)] = (given, given())
+    return cached[1]
 
 
 class _Recorder(Runner):

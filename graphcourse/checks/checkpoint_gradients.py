@@ -2,9 +2,8 @@
 
 import math
 
-from hypothesis import strategies as st
-
 from autograder.grading.compare import Failure, is_number, no_answer, per_case, short
+from exercises.strategies import st  # Hypothesis is imported when the strategy is built
 from graphcourse.checks import Check, call
 from solutions import graph as sweeps
 
@@ -139,7 +138,7 @@ CHECKS = [
         2,
         RULE,
         "checkpoint_gradients",
-        strategy=random_chains(),
+        strategy=random_chains,  # built when its examples are drawn: Hypothesis is imported then
         examples=25,
     ),
 ]

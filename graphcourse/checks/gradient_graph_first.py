@@ -6,10 +6,9 @@ import math
 import random
 import zlib
 
-from hypothesis import strategies as st
-
 from autograder.grading.compare import Failure, clip, no_answer, short
 from exercises import strategies
+from exercises.strategies import st  # Hypothesis is imported when the strategy is built
 from graphcourse.checks import GRAPH_FIRST, Case, Check, as_json_graph
 from solutions import graph as sweeps
 from solutions.symbolic import OPS
@@ -300,7 +299,7 @@ CHECKS = [
         2,
         RULE,
         "gradient_graph_first",
-        strategy=random_cases(),
+        strategy=random_cases,  # built when its examples are drawn: Hypothesis is imported then
         examples=30,
     ),
 ]
