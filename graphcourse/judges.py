@@ -459,6 +459,13 @@ def judge_carried_back(check, case, reply):
                              f"{small}", got=got, status="inconsistent")
     if _carried_back(rules, got, long_plan(case)):
         return None
+    return first_not_carried_back(case, got, rules, small)
+
+
+def first_not_carried_back(case, got, rules, small):
+    """The Failure naming the first name, in sweep order, whose gradient its place's rule does not give; or None."""
+    graph = case.args[0]
+    output = case.kwargs.get("output") or graph[-1][0]
     found = long_places(case)
     for name in _long_order(graph, case.args[1]):
         if name not in found:

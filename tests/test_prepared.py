@@ -198,3 +198,34 @@ def test_sources_that_cannot_be_read_leave_the_store_unused(tmp_path, monkeypatc
     monkeypatch.setattr(prepared, "source_files", lambda: [tmp_path / "gone.py"])
     held = prepared.load(CHECKS, tmp_path / prepared.NAME)
     assert "cannot be read" in held.reason and held.examples_of(PROPERTY) is None
+
+
+def test_grading_from_the_store_imports_no_hypothesis():
+    """The checks, the judges and the runner load without Hypothesis: only drawing or shrinking examples needs it."""
+    import subprocess
+    import sys
+
+    script = ("import sys; from autograder.grading import runner; runner.check_table.all_checks(); "
+              "from graphcourse import judges; print('hypothesis' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False"], done.stderr
+
+
+def test_a_strategy_given_as_a_function_is_built_once_and_drawn_as_hypothesis_draws_it():
+    """runner.strategy_of builds a check's strategy from its function once; the examples drawn are the ones a
+    strategy given ready-made gives."""
+    from exercises.strategies import graphs
+
+    made = []
+
+    def later():
+        made.append(graphs(max_leaves=2, max_nodes=3).map(lambda drawn: case(len(drawn[0]))))
+        return made[-1]
+
+    lazy = Check("demo/lazy", "backward", 1, "a rule", "reference", strategy=later, examples=5)
+    assert runner.strategy_of(lazy) is runner.strategy_of(lazy) and len(made) == 1
+    ready = dataclasses.replace(lazy, id="demo/ready", strategy=made[0])
+    recorded = [runner._Recorder(), runner._Recorder()]
+    for recorder, check in zip(recorded, (lazy, ready)):
+        recorder.search(check, lambda check, case, reply: None)
+    assert recorded[0].cases == recorded[1].cases and len(recorded[0].cases) >= 5

@@ -29,7 +29,6 @@ import os
 import struct
 import sys
 import time
-import traceback
 import types
 
 REQUEST_FD, REPLY_FD = int(sys.argv[1]), int(sys.argv[2])
@@ -77,6 +76,8 @@ def send(message, nonce):
 
 def describe(err):
     """An exception as plain values: its type, whether it is a ValueError, and a short message."""
+    import traceback  # only when something raised: importing it would slow every child's start
+
     frames = traceback.extract_tb(err.__traceback__)
     where = next((f"{f.filename}, line {f.lineno}" for f in reversed(frames) if f.filename.startswith("<")), "")
     return {

@@ -1,0 +1,77 @@
+"""The property bar's quick pass (judges._carried_back) agrees with the walk that names the first wrong entry.
+
+judge_carried_back passes a long answer when every name gets what its place's rule gives, applying each rule
+once per arriving gradient; only when that fails does it walk the names in sweep order to report the first
+wrong one. Both must agree on every answer, right or wrong, so that the quick pass changes no verdict.
+"""
+
+import random
+
+import pytest
+
+from graphcourse import judges
+from graphcourse.builders import build
+from graphcourse.checks import all_checks
+from graphcourse.drivers.backward import BACKWARD_SHORT
+from graphcourse.judges import JUDGES
+from solutions import graph as reference
+
+from autograder.grading import runner
+
+
+def carried_cases():
+    """(check, case) of every case judged by the learner's own short answer, the long ones included."""
+    for check in all_checks():
+        if check.strategy is None:
+            for case in runner.inputs(check):
+                if case.driver in BACKWARD_SHORT:
+                    yield check, case
+
+
+CASES = list(carried_cases())
+
+
+def answers(case):
+    """The reference's short and long answers for ``case``."""
+    graph, values = build(BACKWARD_SHORT[case.driver])
+    short = reference.backward(graph, values, output=graph[-1][0])
+    return short, reference.backward([tuple(node) for node in case.args[0]], dict(case.args[1]), **case.kwargs)
+
+
+def edits(got, seed):
+    """Long answers near the right one: one entry off by a little or a lot, NaN, an int, -0.0, every entry doubled."""
+    rng = random.Random(seed)
+    names = sorted(got)
+    for change in (lambda v: v + 1e-3, lambda v: v * (1 + 1e-12), lambda v: float("nan"), lambda v: v + 1.0):
+        edited = dict(got)
+        name = rng.choice(names)
+        edited[name] = change(edited[name])
+        yield edited
+    yield {name: int(v) if float(v).is_integer() else v for name, v in got.items()}
+    yield {name: -0.0 if v == 0 else v for name, v in got.items()}
+    yield {name: 2 * v for name, v in got.items()}
+
+
+def test_there_are_long_and_short_carried_back_cases():
+    assert {len(case.args[0]) > 10_000 for _check, case in CASES} == {True, False}
+
+
+@pytest.mark.parametrize("index", range(len(CASES)), ids=[case.label for _check, case in CASES])
+def test_the_quick_pass_agrees_with_the_walk(index):
+    check, case = CASES[index]
+    short, long = answers(case)
+    graph, values = build(BACKWARD_SHORT[case.driver])
+    rules = judges._rules(graph, short, judges.short_input(case.driver)[2])
+    plan = judges.long_plan(case)
+    small = "a short input"
+    assert judges._carried_back(rules, long, plan) and judges.first_not_carried_back(case, long, rules, small) is None
+    verdicts = set()
+    for seed, edited in enumerate(edits(long, index)):
+        quick = judges._carried_back(rules, edited, plan)
+        walked = judges.first_not_carried_back(case, edited, rules, small)
+        assert quick == (walked is None), (case.label, seed, walked and walked.summary)
+        verdicts.add(quick)
+        reply = {"status": "ok", "value": [short, edited], "args_after": [list(case.args[0]), dict(case.args[1])]}
+        failure = JUDGES[case.expect or check.expect](check, case, reply)
+        assert (failure is None) == quick or failure.status != "inconsistent", (case.label, seed)
+    assert verdicts == {True, False}, case.label
