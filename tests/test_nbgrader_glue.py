@@ -385,3 +385,18 @@ def test_a_new_gradebook_gets_what_nbgrader_alone_gives_it(tmp_path):
     with Gradebook(f"sqlite:///{db}", "graphkit"):
         pass
     assert tables() == set(api.Base.metadata.tables) | {"alembic_version"}
+
+
+def test_the_feedback_exporter_adds_what_nbconverts_soup_pass_adds():
+    """Tab stops on the template's cell inputs and outputs and alternative text on every image, as HTMLExporter's
+    BeautifulSoup pass adds them, and nothing else: an image's own alt and other tags' classes are left alone."""
+    from bs4 import BeautifulSoup
+
+    from autograder.nbgrader.speedups import NO_ALT, accessible
+
+    page = ('<div class="jp-Notebook"><div class="jp-Cell-inputWrapper">x</div>'
+            '<div class="jp-OutputArea-output jp-RenderedText">y</div><div class="jp-Cell-inputWrapperish">z</div>'
+            '<img src="data:image/png;base64,AA=="><img alt="a graph" src="data:image/png;base64,AA=="></div>')
+    soup = BeautifulSoup(accessible(page), features="html.parser")
+    assert [d.get("tabindex") for d in soup.select("div")] == [None, "0", "0", None]
+    assert [img["alt"] for img in soup.select("img")] == [NO_ALT, "a graph"]
