@@ -24,8 +24,10 @@ $(READY): pyproject.toml
 # the hostile files, the zoo) are built once, in the worker that runs its tests.
 PARALLEL := -n auto --dist loadfile --no-loadscope-reorder
 
-## make test: the kit's own suite (reference, stubs, notebooks, hidden checks, zoo, nbgrader, batch)
+## make test: the kit's own suite (reference, stubs, notebooks, hidden checks, zoo, nbgrader, batch); the course's
+## store first (make prepare), so that the suite's many grading processes each load it instead of working it out
 test: $(READY)
+	$(BIN)/python -m autograder.tools.prepare
 	$(BIN)/python -m pytest --impl=solutions $(PARALLEL)
 
 ## make test-fast: the suite without the tests marked slow (no zoo, nbgrader runs or batches)
