@@ -287,19 +287,12 @@ def tree_cpu_seconds(pid):
     Only a child whose exit nobody waits for (SIGCHLD ignored) takes its time away: the
     sandbox counts CPU through a cgroup where it can (cgroups.cgroup_base).
     """
-    ticks, todo, seen = 0, [pid], set()
-    while todo:
-        pid = todo.pop()
-        if pid in seen:
-            continue
-        seen.add(pid)
+    ticks = 0
+    for member in tree_pids(pid):  # each parent before its children
         try:
-            with open(f"/proc/{pid}/stat", "rb") as stat:
+            with open(f"/proc/{member}/stat", "rb") as stat:
                 fields = stat.read().rsplit(b")", 1)[1].split()
             ticks += sum(int(field) for field in fields[11:15])  # utime, stime, cutime, cstime
-            for task in os.listdir(f"/proc/{pid}/task"):
-                with open(f"/proc/{pid}/task/{task}/children", "rb") as children:
-                    todo.extend(int(child) for child in children.read().split())
         except (OSError, ValueError, IndexError):
             continue
     return ticks / os.sysconf("SC_CLK_TCK")
