@@ -130,6 +130,7 @@ def demo_course(tmp_path_factory):
     return course, source, zip_path, names, dues
 
 
+@pytest.mark.slow
 def test_the_demo_download_collects_into_the_demos_own_hand_ins(demo_course, tmp_path):
     """Every learner who hands in lesson 1 is one entry, named as Canvas names it, LATE_ exactly for the late
     learners, dated with their upload time; collected, it gives back the demo's notebooks and the same instants in
@@ -155,6 +156,7 @@ def test_the_demo_download_collects_into_the_demos_own_hand_ins(demo_course, tmp
     assert len(user_ids) == len(handing_in)
 
 
+@pytest.mark.slow
 def test_the_demo_course_is_due_around_today(demo_course):
     """The demo course's due dates are relative to the day it is graded: lesson 1 was due at the end of yesterday
     (UTC), so the demo's upload times are days, not years, from today."""

@@ -296,6 +296,7 @@ def test_a_hung_function_is_struck_within_the_budget():
     assert result.seconds < 8
 
 
+@pytest.mark.slow
 def test_a_call_stopped_under_a_short_cap_still_fails_linear_time():
     """With Limits.longest_call_seconds below linear_time's own limit, a call stopped for time fails, never passes:
     every lesson's timed check, on a hand-in whose timed functions never return."""
