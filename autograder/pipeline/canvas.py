@@ -15,7 +15,7 @@ name on import. Here:
   left empty, as Canvas allows when ``ID`` is given;
 * one column per lesson collected, no other: its header is the assignment id, followed by the
   Canvas assignment id in parentheses when the course config gives one
-  (``c.CanvasExport.assignment_ids = {"lesson1_graphs": 12345}``); without it Canvas makes a new
+  (``c.CanvasExport.assignment_ids = {"<assignment id>": 12345}``); without it Canvas makes a new
   assignment of that name, and the command says so;
 * a cell is the gradebook's score after the late penalty (with any manual grade), for a learner
   whose submission that download held; it is empty for a learner the download did not hold, so the
@@ -26,7 +26,7 @@ name on import. Here:
 **The demo download.** One zip per lesson of the demo cohort (built as ``make grade`` builds
 it), each entry named as Canvas names a hand-in, ``<login>_[LATE_]<user id>_<submission id>_<file>``,
 and dated with the learner's upload time (their timestamp.txt), so
-``make collect ZIP=OUT/demo_download/lesson1_graphs.zip OUT=...`` grades the demo cohort's
+``make collect ZIP=OUT/demo_download/<assignment id>.zip OUT=...`` grades the demo cohort's
 lesson 1 exactly as ``make grade`` does.
 """
 
@@ -71,7 +71,7 @@ def assignment_ids(course):
         ids = CanvasExport(config=course.config()).assignment_ids
     except Exception as err:  # noqa: BLE001 - traitlets says what is wrong with the value
         raise BatchError(f"{course.root / 'nbgrader_config.py'}: c.CanvasExport.assignment_ids: {err}; "
-                         'write it as {"lesson1_graphs": 12345, ...}') from None
+                         f'write it as {{"{LESSONS[0].assignment}": 12345, ...}}') from None
     lessons = {lesson.assignment for lesson in LESSONS}
     unknown = sorted(set(ids) - lessons)
     if unknown:
