@@ -1,5 +1,5 @@
-"""Grading one submission: hidden checks as data, the zoo that proves them, judges, the runner, feedback.
+"""Grading one submission: the engine's Check and Case, the runner, the kit's judges, feedback and results.
 
 Learner code runs only in the sandbox (autograder/sandbox/); this package judges
-the plain values it sends back, against answers computed from the reference.
+the plain values it sends back, against answers the course's judges compute from its reference.
 """
