@@ -261,14 +261,19 @@ _REFERENCE_TIMES = {}
 _REFERENCE_MEMORY = {}
 
 
+def reference_replies(case, repeats=1, **measure):
+    """The reference's replies to `case`, called `repeats` times in one fresh sandbox child, as a learner's would be."""
+    source = open(judges.reference_module(case.fn).__file__, encoding="utf-8").read()
+    with Sandbox([Chunk("reference", source)]) as sandbox:
+        return [sandbox.call(case.fn, list(case.args), case.kwargs, seconds=60, built=case.built, **measure,
+                             **case.request()) for _ in range(repeats)]
+
+
 def reference_memory(case):
     """The reference's peak memory on `case` (bytes above a fresh child's), through the same sandbox, once per process."""
     key = (case.fn, case.label)
     if key not in _REFERENCE_MEMORY:
-        source = open(judges.reference_module(case.fn).__file__, encoding="utf-8").read()
-        with Sandbox([Chunk("reference", source)]) as sandbox:
-            reply = sandbox.call(case.fn, list(case.args), case.kwargs, seconds=60, measure_memory=True,
-                                 built=case.built, **case.request())
+        (reply,) = reference_replies(case, measure_memory=True)
         _REFERENCE_MEMORY[key] = reply.get("memory_bytes") if reply.get("status") == "ok" else None
     return _REFERENCE_MEMORY[key]
 
@@ -279,15 +284,8 @@ def reference_seconds(case, repeats=3):
     if key not in _REFERENCE_TIMES and key in store().seconds:
         _REFERENCE_TIMES[key] = store().seconds[key]
     if key not in _REFERENCE_TIMES:
-        source = open(judges.reference_module(case.fn).__file__, encoding="utf-8").read()
-        with Sandbox([Chunk("reference", source)]) as sandbox:
-            replies = [
-                sandbox.call(case.fn, list(case.args), case.kwargs, seconds=60, measure_cpu=True, built=case.built,
-                             **case.request())
-                for _ in range(repeats)
-            ]
-            times = [reply.get("cpu_seconds", reply["wall_seconds"]) for reply in replies]
-        _REFERENCE_TIMES[key] = min(times)
+        replies = reference_replies(case, repeats, measure_cpu=True)
+        _REFERENCE_TIMES[key] = min(reply.get("cpu_seconds", reply["wall_seconds"]) for reply in replies)
     return _REFERENCE_TIMES[key]
 
 
