@@ -2,6 +2,7 @@
 
 import functools
 
+from graphcourse.builders import checkpoint_chain
 from graphcourse.checks import Check
 from graphcourse.checks.checkpoint_gradients import checkpoint_call
 
@@ -14,10 +15,9 @@ LENGTH, EVERY = 5_000, 70
 
 @functools.cache
 def cases():
-    graph = [(f"n{i}", "tanh" if i % 2 else "mul", [f"n{i - 1}" if i else "x"] + ([] if i % 2 else ["w"]))
-             for i in range(LENGTH)]
+    graph, leaves, every = checkpoint_chain(LENGTH, EVERY)
     label = f"a chain of {LENGTH:,} nodes (products with w and tanh, in turn), every={EVERY}"
-    return (checkpoint_call(graph, {"x": 0.3, "w": 1.1}, EVERY, label=label, expect="checkpoint_gradients"),)
+    return (checkpoint_call(graph, leaves, every, label=label, expect="checkpoint_gradients"),)
 
 
 CHECKS = [
