@@ -328,7 +328,7 @@ def _status_bytes(pid, field):
 
 
 def rss_mark(pid):
-    """Start measuring the peak resident size of `pid`'s tree: (pids, their resident bytes now), or None.
+    """Start measuring the peak resident size of `pid`'s tree: a mark holding the tree's resident bytes now, or None.
 
     Where no memory cgroup holds the child, each process's peak (VmHWM) is reset to its size now
     (clear_refs); the tree's peak is then at most the sum of its processes' peaks.
@@ -536,9 +536,9 @@ class Sandbox:
         reply["wall_seconds"] = time.perf_counter() - started
         if measure_cpu and self._proc is not None:  # read by the parent, never reported by the child
             reply["cpu_seconds"] = self._cpu_seconds() - cpu_before
-        if mark is not None and self._proc is not None:
-            used = self._memory_since(mark)
-            if used is not None:
+        if mark is not None:
+            used = self._memory_since(mark)  # read even when the child is gone: a v2 mark holds a descriptor
+            if used is not None and self._proc is not None:
                 reply["memory_bytes"] = used
         return reply
 
