@@ -195,15 +195,16 @@ def cmd_grade(args):
         results.setdefault("isolation", isolation_mode())
     shown = report.HandinNames(args.path)
     results = shown.results(results)
+    written = report.for_gradescope(results)
     if args.output:
         try:
-            write_atomic(args.output, json.dumps(results, indent=2) + "\n")
+            write_atomic(args.output, json.dumps(written, indent=2) + "\n")
         except OSError as err:
             say(f"cannot write {args.output}: {err.strerror or err}; give --output a file in a folder you can write to",
                 sys.stderr)
             return EXIT_CANNOT_RUN
     if args.json:
-        say(json.dumps(results, indent=2))
+        say(json.dumps(written, indent=2))
     elif text is not None:
         say(shown.text(text))
     if problem is not None:

@@ -20,7 +20,7 @@ import pytest
 from autograder import cli
 from autograder.authoring.stubs import stub_source
 from autograder.course.lessons import LESSONS, grade_cells, module_of
-from autograder.grading import by_lesson
+from autograder.grading import by_lesson, report
 from graphcourse import checks
 from autograder.grading.answers import answer_cells
 from tests.conftest import REFERENCE, ROOT
@@ -93,7 +93,7 @@ def test_stub_scores_zero_with_every_check_failed(graded):
     run = graded["stub"]
     assert run.returncode == 1, run.stderr
     result = results(run)
-    assert result["score"] == 0 and result["max_score"] == sum(check.points for check in CHECKS.values())
+    assert result["score"] == 0 and result["extra_data"]["max_score"] == sum(check.points for check in CHECKS.values())
     assert {t["status"] for t in result["tests"]} == {"failed"}
 
 
@@ -103,7 +103,7 @@ def test_correct_module_scores_full_marks(graded):
     run = graded["correct"]
     assert run.returncode == 0, run.stderr
     result = results(run)
-    assert (result["score"], result["max_score"]) == (100, 100)
+    assert (result["score"], result["extra_data"]["max_score"]) == (100, 100)
     assert {t["status"] for t in result["tests"]} == {"passed"}
 
 
@@ -118,7 +118,7 @@ def test_notebook_is_graded_on_its_lessons_grade_cells(graded):
     lesson = {g: p for g, p in by_lesson.lesson_points(LESSONS[0]).items()}
     answers = [t for t in notebook["tests"] if t["name"].split(" ")[0] in lesson]
     assert len(answers) == len([c for c in grade_cells().values() if c.judge and c.assignment == LESSONS[0].assignment])
-    assert (notebook["score"], notebook["max_score"]) == (sum(lesson.values()), sum(lesson.values()))
+    assert (notebook["score"], notebook["extra_data"]["max_score"]) == (sum(lesson.values()), sum(lesson.values()))
 
 
 @pytest.mark.slow
@@ -159,7 +159,7 @@ def test_each_output_says_what_the_hand_in_is_out_of(graded):
     for lesson in LESSONS:
         assert f"{lesson.notebook} {sum(by_lesson.lesson_points(lesson).values()):g}" in folder, lesson
     notebook = results(graded["notebook"])
-    assert notebook["output"].splitlines()[1].startswith(f"out of {notebook['max_score']:g} (100%)")
+    assert notebook["output"].splitlines()[1].startswith(f"out of {notebook['extra_data']['max_score']:g} (100%)")
 
 
 @pytest.mark.slow
@@ -223,19 +223,22 @@ def test_summary_without_json_is_readable(graded):
 
 @pytest.mark.slow
 def test_results_json_follows_the_gradescope_schema(graded):
-    """Top-level score, max_score, execution_time, output, tests; each test named after a check, one per check."""
+    """Top-level score, execution_time, output, tests, and the kit's own fields (max_score, isolation) in extra_data;
+    no key outside Gradescope's documented ones, at the top or in a test; each test named after a check, one per check."""
     for name in ("stub", "correct"):
         result = results(graded[name])
-        assert {"score", "max_score", "execution_time", "output", "tests"} <= set(result)
+        assert {"score", "execution_time", "output", "tests", "extra_data"} <= set(result)
+        assert set(result) <= report.GRADESCOPE_KEYS, set(result) - report.GRADESCOPE_KEYS
+        assert {"max_score", "isolation"} <= set(result["extra_data"])
         assert isinstance(result["output"], str) and result["execution_time"] >= 0
         for test in result["tests"]:
-            assert {"name", "score", "max_score", "status", "output"} <= set(test), test
+            assert {"name", "score", "max_score", "status", "output"} <= set(test) <= report.GRADESCOPE_TEST_KEYS, test
             assert test["status"] in {"passed", "failed"}
             assert isinstance(test["output"], str) and test["output"]
             assert 0 <= test["score"] <= test["max_score"] == CHECKS[check_id(test["name"])].points
         assert sorted(check_id(t["name"]) for t in result["tests"]) == sorted(CHECKS)
         assert result["score"] == pytest.approx(sum(t["score"] for t in result["tests"]))
-        assert result["max_score"] == pytest.approx(sum(t["max_score"] for t in result["tests"]))
+        assert result["extra_data"]["max_score"] == pytest.approx(sum(t["max_score"] for t in result["tests"]))
 
 
 @pytest.mark.slow
@@ -254,7 +257,7 @@ def test_no_output_shows_the_folders_the_hand_in_sits_in(graded, cli_folder):
         assert str(cli_folder) not in run.stdout + run.stderr, name
     assert graded["folder"].stdout.startswith("both: ")
     assert results(graded["correct"])["output"].startswith("graph.py: 100/100")
-    assert results(graded["correct"])["isolation"] == "full"
+    assert results(graded["correct"])["extra_data"]["isolation"] == "full"
 
 
 @pytest.mark.parametrize(
@@ -326,7 +329,7 @@ def test_a_sandbox_that_cannot_isolate_refuses_with_results_worth_0(tmp_path, ca
     code, stdout, stderr = run_main(capsys, notebook, "--output", out)
     assert code == cli.EXIT_CANNOT_RUN, stderr
     result = json.loads(out.read_text(encoding="utf-8"))
-    assert result["score"] == 0 and result["isolation"] == "none" and "not root: no namespaces" in result["output"]
+    assert result["score"] == 0 and result["extra_data"]["isolation"] == "none" and "not root: no namespaces" in result["output"]
     assert "sudo" in stderr and "--isolation limits" in stderr and "Traceback" not in stderr + stdout
 
 
@@ -434,10 +437,10 @@ def test_a_non_root_run_isolates_fully_or_refuses(nobody):
     result = json.loads(out.read_text(encoding="utf-8"))
     assert "Traceback" not in run.stderr, run.stderr
     if run.returncode == cli.EXIT_GRADED:
-        assert result["isolation"] == "full" and result["score"] == result["max_score"], result["output"]
+        assert result["extra_data"]["isolation"] == "full" and result["score"] == result["extra_data"]["max_score"], result["output"]
     else:
         assert run.returncode == cli.EXIT_CANNOT_RUN, run.stderr
-        assert result["score"] == 0 and result["isolation"] == "none"
+        assert result["score"] == 0 and result["extra_data"]["isolation"] == "none"
         assert "sudo" in run.stderr and "--isolation limits" in run.stderr, run.stderr
 
 
@@ -449,5 +452,5 @@ def test_a_non_root_run_grades_with_limits_when_asked_and_says_so(nobody):
     run = _as_nobody([python, "-m", "autograder", "grade", str(notebook), "--output", str(out), "--isolation", "limits"], env)
     assert run.returncode == cli.EXIT_GRADED, run.stderr
     result = json.loads(out.read_text(encoding="utf-8"))
-    assert result["isolation"] == "limits" and result["score"] == result["max_score"], result["output"]
+    assert result["extra_data"]["isolation"] == "limits" and result["score"] == result["extra_data"]["max_score"], result["output"]
     assert "resource limits only" in result["output"]

@@ -64,7 +64,7 @@ def test_the_cli_grades_each_zoo_entry_on_its_own_families(handins, tmp_path):
         done = run("-m", "autograder", "grade", str(handins[entry.name]), "--output", str(out))
         results = json.loads(out.read_text(encoding="utf-8"))
         lost = sum(points(family=family) for family in entry.fails)
-        assert results["max_score"] == points(), done.stdout
+        assert results["extra_data"]["max_score"] == points(), done.stdout
         assert results["score"] == points() - lost, (entry.name, done.stdout)
         failed = {t["name"].split("/")[0] for t in results["tests"] if t["score"] < t["max_score"]}
         assert failed == set(entry.fails), (entry.name, done.stdout)
@@ -92,7 +92,7 @@ def test_the_gradescope_zip_grades_it(handins, tmp_path):
     subprocess.run([str(root / "source" / "run_autograder")], cwd=root, timeout=300, check=True,
                    env=dict(env, AUTOGRADER_ROOT=str(root)), capture_output=True)
     results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
-    assert (results["score"], results["max_score"]) == (points() - points(family="longest_word"), points())
+    assert (results["score"], results["extra_data"]["max_score"]) == (points() - points(family="longest_word"), points())
 
 
 @pytest.mark.slow

@@ -18,6 +18,7 @@ import zipfile
 import pytest
 
 from autograder.authoring import gradescope
+from autograder.grading import report
 from autograder.course.lessons import LESSONS
 from autograder.grading.by_lesson import lesson_points
 from tests.conftest import REFERENCE_SOURCE, ROOT, STUB_SOURCE
@@ -63,12 +64,15 @@ def run_autograder(root, timeout=600):
 
 
 def assert_gradescope_schema(results):
-    """The keys and types Gradescope reads from results.json."""
-    assert isinstance(results["score"], (int, float)) and isinstance(results["max_score"], (int, float))
-    assert results["max_score"] > 0 and 0 <= results["score"] <= results["max_score"]
+    """The keys and types Gradescope reads from results.json, and no key it does not document (the kit's own are in
+    extra_data)."""
+    assert set(results) <= report.GRADESCOPE_KEYS, set(results) - report.GRADESCOPE_KEYS
+    assert isinstance(results["score"], (int, float)) and isinstance(results["extra_data"]["max_score"], (int, float))
+    assert results["extra_data"]["max_score"] > 0 and 0 <= results["score"] <= results["extra_data"]["max_score"]
     assert isinstance(results["tests"], list) and results["tests"], "results.json lists no tests"
     for test in results["tests"]:
         assert GRADESCOPE_TEST_KEYS <= set(test), f"a test lacks {GRADESCOPE_TEST_KEYS - set(test)}: {test}"
+        assert set(test) <= report.GRADESCOPE_TEST_KEYS, set(test) - report.GRADESCOPE_TEST_KEYS
         assert isinstance(test["name"], str) and test["name"] and isinstance(test["output"], str)
         assert isinstance(test["score"], (int, float)) and isinstance(test["max_score"], (int, float))
         assert 0 <= test["score"] <= test["max_score"], test
@@ -143,12 +147,12 @@ def test_reference_module_gets_full_marks(root):
     submit(root, {"graph.py": REFERENCE_SOURCE})
     results = run_autograder(root)
     assert_gradescope_schema(results)
-    assert results["score"] == results["max_score"], results["output"]
+    assert results["score"] == results["extra_data"]["max_score"], results["output"]
     assert all(test["status"] == "passed" for test in results["tests"])
     assert results["output"].startswith("submission: 100/100"), results["output"][:200]
     assert results["output"].splitlines()[1].startswith("out of 100 (100%): what this hand-in can earn: 100 for the hidden checks of ")
     assert str(root) not in json.dumps(results), "the results show the grading machine's folders"
-    assert results["isolation"] == "full"
+    assert results["extra_data"]["isolation"] == "full"
 
 
 @pytest.mark.slow
@@ -213,7 +217,7 @@ def test_setup_sh_installs_the_kit_and_run_autograder_grades_with_it(archive, tm
     submit(root, {"graph.py": REFERENCE_SOURCE})
     results = run_autograder(root)
     assert_gradescope_schema(results)
-    assert results["score"] == results["max_score"], results["output"]
+    assert results["score"] == results["extra_data"]["max_score"], results["output"]
 
 
 # ---------------------------------------------------------------- the points, the visibility, setup.sh's report

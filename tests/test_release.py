@@ -308,7 +308,7 @@ def test_no_canary_in_results_json(runs, which):
     if which == "stub":
         assert result["score"] == 0
     else:
-        assert 0 < result["score"] < result["max_score"]
+        assert 0 < result["score"] < result["extra_data"]["max_score"]
         assert any(t["status"] == "failed" for t in result["tests"])
 
 

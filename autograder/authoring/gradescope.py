@@ -146,7 +146,7 @@ def points_text(shown=None):
     lines = [
         "# Configuring the Gradescope assignment",
         "",
-        "A learner's results are out of what their upload can earn (results.json's `max_score`), and Gradescope",
+        "A learner's results are out of what their upload can earn (`extra_data.max_score` in results.json), and Gradescope",
         "shows the score out of the assignment's total points, which you set when you create it. Set that total",
         "to what the upload you ask for can earn:",
         "",

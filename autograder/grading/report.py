@@ -55,6 +55,30 @@ def results_json(grade):
     }
 
 
+# The keys Gradescope's results.json documents, at the top level and in each test. Anything else the kit says
+# about a run (its max_score, how learner code was isolated) goes under extra_data, which Gradescope keeps as given.
+GRADESCOPE_KEYS = frozenset({"score", "execution_time", "output", "output_format", "test_output_format",
+                             "test_name_format", "visibility", "stdout_visibility", "extra_data", "tests", "leaderboard"})
+GRADESCOPE_TEST_KEYS = frozenset({"score", "max_score", "status", "name", "name_format", "number", "output",
+                                  "output_format", "tags", "visibility", "extra_data"})
+
+
+def for_gradescope(results):
+    """``results`` in Gradescope's schema: the kit's own top-level and per-test keys moved into extra_data."""
+
+    def moved(entry, allowed):
+        kept = {key: value for key, value in entry.items() if key in allowed}
+        extra = {key: value for key, value in entry.items() if key not in allowed}
+        if extra:
+            kept["extra_data"] = {**entry.get("extra_data", {}), **extra}
+        return kept
+
+    shaped = moved(results, GRADESCOPE_KEYS)
+    if "tests" in shaped:
+        shaped["tests"] = [moved(test, GRADESCOPE_TEST_KEYS) for test in shaped["tests"]]
+    return shaped
+
+
 def not_graded(message):
     """The results of a hand-in that could not be graded: worth 0, the reason as the output, no tests.
 
