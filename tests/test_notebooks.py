@@ -20,7 +20,7 @@ from autograder.course.lessons import parse as parse_lesson
 from autograder.course.paths import NOTEBOOKS, REFERENCE, reference_modules
 from autograder.grading.answers import judges, names_of, verdict
 from autograder.grading.by_lesson import cell_points
-from autograder.nbgrader.named_stubs import task_of
+from autograder.nbgrader.named_stubs import tasks_of
 from solutions import graph as reference
 from tests.conftest import finish, nbgrader
 
@@ -103,13 +103,17 @@ def regions(source, begin, end):
 
 
 def drop_regions(source, begin, end, stub=()):
-    """The source with each marked region replaced by ``stub`` lines at the marker's indent."""
-    out, inside = [], False
+    """The source with each marked region replaced by ``stub`` lines at the marker's indent.
+
+    ``stub`` may be a function of the region's position (0, 1, ...) that returns its lines.
+    """
+    out, inside, count = [], False, 0
     for line in source.split("\n"):
         if begin in line:
             inside = True
             indent = line[: len(line) - len(line.lstrip())]
-            out.extend(indent + s for s in stub)
+            out.extend(indent + s for s in (stub(count) if callable(stub) else stub))
+            count += 1
         elif end in line:
             inside = False
         elif not inside:
@@ -430,11 +434,46 @@ def test_release_turns_every_solution_region_into_a_stub(released):
             count = len(regions(cell.source, "BEGIN SOLUTION", "END SOLUTION"))
             assert count >= 1, f"{cell.id} has no solution region"
             stubbed = release[cell.id].source
-            task = task_of(cell.source)
-            assert task, f"{cell.id}: its solution region neither sits in a def nor sets a variable"
-            stub = ["# YOUR CODE HERE", f'raise NotImplementedError("{task}: not written yet")']
+            tasks = tasks_of(cell.source)
+            assert len(tasks) == count and all(tasks), f"{cell.id}: a solution region neither sits in a def nor sets a variable"
+
+            def stub(index):
+                return ["# YOUR CODE HERE", f'raise NotImplementedError("{tasks[index]}: not written yet")']
+
             assert stubbed == drop_regions(cell.source, "BEGIN SOLUTION", "END SOLUTION", stub)
             assert stubbed.count("raise NotImplementedError(") == count
+
+
+def test_every_function_stub_names_its_task_as_make_check_does():
+    """A notebook's stub names the task exercises/tasks.py and `make check` name: a method's region its class's."""
+    from exercises.tasks import TASKS
+
+    named = []
+    for path in notebook_paths().values():
+        for cell in read(path).cells:
+            if meta(cell).get("solution"):
+                named += [task.split(" ", 1)[1] for task in tasks_of(cell.source) if task.startswith("task ")]
+    assert set(named) == set(TASKS)
+    tape_cell = next(c for c in read(notebook_paths()["lesson3_tape"]).cells if c.id == "tape_solution")
+    assert set(tasks_of(tape_cell.source)) == {"task Tape", "task Var"}
+
+
+def test_named_stubs_name_each_region_of_a_cell_for_its_own_task():
+    """NamedStubs fills each region's stub with that region's task, not the first region's for all."""
+    import nbformat
+
+    from autograder.nbgrader.named_stubs import NamedStubs
+
+    source = ("class Tape:\n    def __init__(self):\n        ### BEGIN SOLUTION\n        self.entries = []\n"
+              "        ### END SOLUTION\n\n\nclass Var:\n    def value(self):\n        ### BEGIN SOLUTION\n"
+              "        return 1\n        ### END SOLUTION\n")
+    cell = nbformat.v4.new_code_cell(source, metadata={"nbgrader": {"solution": True, "grade": False, "grade_id": "t",
+                                                                     "locked": False, "schema_version": 3}})
+    step = NamedStubs(code_stub={"python": '# YOUR CODE HERE\nraise NotImplementedError("{task}: not written yet")'})
+    stubbed, _ = step.preprocess_cell(cell, {"language": "python"}, 0)
+    assert 'raise NotImplementedError("task Tape: not written yet")' in stubbed.source
+    assert 'raise NotImplementedError("task Var: not written yet")' in stubbed.source
+    assert "self.entries" not in stubbed.source and "\x00" not in stubbed.source
 
 
 @pytest.mark.slow

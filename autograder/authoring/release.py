@@ -97,7 +97,7 @@ def bundle(root: Path):
     root = Path(root)
     check_sources(root)
     files = release_notebooks(root)
-    for path, text in expected_files(root / "solutions", root / "exercises").items():
+    for path, text in expected_files(root / "solutions", root / "exercises", root / "notebooks").items():
         files[f"exercises/{path.name}"] = text.encode("utf-8")
     for name in PUBLIC:
         files[name] = (root / name).read_bytes()

@@ -4,6 +4,8 @@ A solution region is the lines strictly between a ``### BEGIN SOLUTION`` line an
 the next ``### END SOLUTION`` line (each alone on its line, indented or not).
 """
 
+import re
+
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")  # none may reach a learner
 
@@ -44,3 +46,16 @@ def replace_regions(text, replace):
 def drop_markers(text):
     """The text with the marker lines removed and the solutions kept."""
     return "".join(line for line in text.splitlines(keepends=True) if line.strip() not in (BEGIN, END))
+
+
+_TOP_LEVEL = re.compile(r"^(?:async\s+def|def|class)\s+([A-Za-z_]\w*)\b", re.MULTILINE)
+
+
+def task_at(lines, begin):
+    """The task a region whose BEGIN marker is on line ``begin`` (1-based) of ``lines`` belongs to, or "".
+
+    The task is the top-level function or class around the region: a method's region belongs to its
+    class (a region in ``Tape.__init__`` is task ``Tape``), as the public tests and `make check` name it.
+    """
+    found = _TOP_LEVEL.findall("\n".join(lines[:begin]))
+    return found[-1] if found else ""
