@@ -13,7 +13,8 @@ import operator
 import re
 
 from autograder.grading.compare import (
-    Failure, NotPlain, as_name_list, as_number_dict, close, fresh, never_raises, no_answer, per_case, short,
+    Failure, NotPlain, as_name_list, as_number_dict, close, first_not_finite, fresh, never_raises, no_answer, per_case,
+    short,
 )
 from autograder.course.lessons import module_of
 from autograder.grading.feedback import describe_call
@@ -85,6 +86,23 @@ def compare_dicts(case, got, want):
         if name in want and not close(got[name], want[name]):
             return name
     return None
+
+
+def not_a_number(case, got, want_of, where=""):
+    """A Failure for the first entry of ``got`` that is NaN or infinite where the reference's is finite, or None.
+
+    ``want_of()`` gives the reference's whole answer; it is asked for only when such an entry exists, so a
+    property family that compares one entry pays nothing for an answer of finite numbers.
+    """
+    if first_not_finite(got) is None:
+        return None
+    want = want_of()
+    name = next((n for n, v in got.items() if not math.isfinite(v) and math.isfinite(want.get(n, 0.0))), None)
+    if name is None:
+        return None
+    what = "dL/d" if case.fn == "backward" else "the value of "
+    return Failure(case, f"{what}{name} is {got[name]!r}{where}, but the reference's is a finite number: an answer "
+                         "holds numbers, never NaN or an infinity standing in for one", got=got, status="not_a_number")
 
 
 def judge_reference(check, case, reply):
@@ -241,6 +259,9 @@ def judge_returns(check, case, reply):
     missing = [] if got.keys() >= nodes else [name for name, _op, _inputs in case.args[0] if name not in got]
     if missing:
         return Failure(case, f"the result has no entry for the node(s) {short(missing)}", got=got)
+    failure = not_a_number(case, got, lambda: reference_answer(case))
+    if failure:
+        return failure
     name = anchor(case)
     want = anchor_answer(case)
     if not close(got[name], want):
@@ -301,6 +322,13 @@ def _short_input(driver):
 
 
 short_input = functools.cache(_short_input)
+
+
+@functools.cache
+def short_answer(driver):
+    """The reference's answer on a driver's short input."""
+    graph, values, _places = short_input(driver)
+    return reference.backward([(n, op, list(inputs)) for n, op, inputs in graph], dict(values), output=graph[-1][0])
 long_places = per_case(lambda case: places(case.args[0]))
 
 
@@ -441,10 +469,14 @@ def judge_carried_back(check, case, reply):
         missing = [] if answer.keys() >= values.keys() else [name for name in values if name not in answer]
         if missing:
             return Failure(case, f"the result{where} has no entry for {short(missing)}", got=got)
+    failure = (not_a_number(case, short_got, lambda: short_answer(case.driver), f" on {small}")
+               or not_a_number(case, got, lambda: reference_answer(case)))
+    if failure:  # NaN agrees with nothing: no rule can be read from it, and none can carry it back
+        return failure
     short_output = short_graph[-1][0]
-    below = [short_got[name] for name in short_values if name != short_output]
+    below = [short_got[name] for name in short_places]  # every name in a block or a sum, and none other
     if all(close(gradient, below[0]) for gradient in below):  # the short input's right gradients are -2, -1, 0 and 1
-        return Failure(case, f"on {small}, every name below the output gets the gradient {below[0]!r}: an answer that "
+        return Failure(case, f"on {small}, every name in a block or a sum gets the gradient {below[0]!r}: an answer that "
                              "does not depend on the graph", got=got)
     try:
         rules = _rules(short_graph, short_got, short_places)

@@ -10,13 +10,14 @@ import random
 import pytest
 
 from graphcourse import judges
-from graphcourse.builders import build
-from graphcourse.checks import all_checks
+from graphcourse.builders import build, places
+from graphcourse.checks import all_checks, call
 from graphcourse.drivers.backward import BACKWARD_SHORT
 from graphcourse.judges import JUDGES
 from solutions import graph as reference
 
 from autograder.grading import runner
+from autograder.grading.compare import close
 
 
 def carried_cases():
@@ -75,3 +76,39 @@ def test_the_quick_pass_agrees_with_the_walk(index):
         failure = JUDGES[case.expect or check.expect](check, case, reply)
         assert (failure is None) == quick or failure.status != "inconsistent", (case.label, seed)
     assert verdicts == {True, False}, case.label
+
+
+def fixed_answers(case, number):
+    """Short and long answers that give ``number`` to every name a block or a sum places, 0.5 to the others, 1.0 to the output."""
+    graph, values = build(BACKWARD_SHORT[case.driver])
+    made = []
+    for g, v in ((graph, values), (case.args[0], case.args[1])):
+        placed = places(g)
+        answer = {name: number if name in placed else 0.5 for name in v}
+        answer[g[-1][0]] = 1.0
+        made.append(answer)
+    return made
+
+
+@pytest.mark.parametrize("number", [float("nan"), float("inf"), -float("inf"), 0.0, 1.0, -2.0])
+def test_a_fixed_upstream_number_passes_no_property_family(number):
+    for check, case in CASES:
+        reply = {"status": "ok", "value": fixed_answers(case, number),
+                 "args_after": [list(case.args[0]), dict(case.args[1])]}
+        failure = JUDGES[case.expect or check.expect](check, case, reply)
+        assert failure is not None, (case.label, number)
+        if number != number or abs(number) == float("inf"):
+            assert failure.status == "not_a_number" and "finite" in failure.summary, failure.summary
+
+
+def test_nan_in_an_answer_agrees_with_nothing():
+    assert not close(float("nan"), float("nan")) and not close(float("nan"), 1.0) and not close(float("inf"), 1e308)
+    graph, values = build({"shape": "chain_of_blocks", "count": 2})
+    case = call("backward", graph, values, label="two blocks", output=graph[-1][0])
+    right = reference.backward(graph, dict(values), output=graph[-1][0])
+    check = next(c for c in all_checks() if c.expect == "exact")
+    for judge in ("reference", "exact", "returns"):
+        for name in right:
+            reply = {"status": "ok", "value": {**right, name: float("nan")}}
+            assert JUDGES[judge](check, case, reply) is not None, (judge, name)
+        assert JUDGES[judge](check, case, {"status": "ok", "value": right}) is None, judge

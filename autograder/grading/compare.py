@@ -81,9 +81,15 @@ def clip(text, limit=MESSAGE_CHARS):
 
 
 def close(got, want, rel=REL_TOL, abs_=ABS_TOL):
-    if isinstance(want, float) and math.isnan(want):
-        return isinstance(got, float) and math.isnan(got)
+    """Whether two numbers agree within the tolerances; NaN agrees with nothing, itself included."""
     return math.isclose(got, want, rel_tol=rel, abs_tol=abs_)
+
+
+def first_not_finite(numbers):
+    """The first key of a dict of numbers whose value is NaN or infinite, or None (one pass at C speed when none is)."""
+    if all(map(math.isfinite, numbers.values())):
+        return None
+    return next(key for key, value in numbers.items() if not math.isfinite(value))
 
 
 def fresh(value):
