@@ -1,10 +1,21 @@
-"""A call's peak memory, measured by the parent from outside the sandbox child (Sandbox.call(measure_memory=True))."""
+"""A call's peak memory, measured by the parent from outside the sandbox child (Sandbox.call(measure_memory=True)).
+
+The measure runs in a fresh child and starts before the learner's code loads, so memory that load-time code
+takes and frees (an allocator prepared to hold what the call keeps) is counted; where no memory cgroup holds
+the child there is no measure, and the memory family is not graded rather than judged by a process's own peak.
+"""
+
+from pathlib import Path
 
 import pytest
 
-from autograder.grading.submission import Chunk
+from autograder.course.paths import reference_source
+from autograder.grading import report, runner
+from autograder.grading.submission import Chunk, Submission
 from autograder.sandbox import cgroups
 from autograder.sandbox.parent import Limits, Sandbox
+from graphcourse import checks, zoo
+from tests.conftest import ROOT
 
 CODE = '''
 def hold(size):
@@ -20,7 +31,16 @@ def spike(size):
 def nothing(size):
     return size
 '''
+# Load-time code that takes memory in small objects and frees every other one: the allocator keeps it all.
+PREPARED = '''
+_pool = [bytearray(40) for _ in range(300_000)]
+del _pool[::2]
+''' + CODE
 MB = 1 << 20
+MEMORY_CGROUP = bool(cgroups.v2_caps() or "memory" in cgroups.v1_bases())
+needs_memory_cgroup = pytest.mark.skipif(not MEMORY_CGROUP, reason="no memory cgroup can be made here")
+MEMORY_CHECKS = [c for c in checks.all_checks() if c.expect == "memory_bound"]
+ALLOCATOR = ROOT / "tests" / "hostile_handins" / "prepared_allocator.py"
 
 
 def measured(fn, size, sandbox):
@@ -29,28 +49,27 @@ def measured(fn, size, sandbox):
     return reply["memory_bytes"]
 
 
-@pytest.fixture(params=["cgroup", "peak resident size"])
-def measure(request, monkeypatch):
-    """Both ways the parent measures: the child's memory cgroup where there is one, else its peak resident size."""
-    if request.param == "peak resident size":
-        monkeypatch.setattr(cgroups.Group, "memory_mark", lambda self: None)
-    return request.param
-
-
-def test_a_call_that_holds_or_briefly_touches_memory_is_measured_and_one_that_does_not_is_not(measure):
+@needs_memory_cgroup
+def test_a_call_that_holds_or_briefly_touches_memory_is_measured_and_one_that_does_not_is_not():
     with Sandbox([Chunk("m", CODE)]) as sandbox:
         assert measured("hold", 24 * MB, sandbox) >= 20 * MB
-        sandbox.renew()
         assert measured("spike", 24 * MB, sandbox) >= 20 * MB
-        sandbox.renew()
         assert measured("nothing", 24 * MB, sandbox) < 2 * MB
 
 
-def test_the_measure_is_of_this_call_alone_and_needs_asking_for(measure):
+@needs_memory_cgroup
+def test_each_measure_starts_in_a_fresh_child_and_needs_asking_for():
     with Sandbox([Chunk("m", CODE)]) as sandbox:
         measured("hold", 24 * MB, sandbox)
         assert measured("nothing", 0, sandbox) < 2 * MB  # the earlier call's peak is not this one's
         assert "memory_bytes" not in sandbox.call("nothing", [0])
+
+
+@needs_memory_cgroup
+def test_memory_the_code_took_and_freed_while_it_loaded_is_counted():
+    """The pools filled at load hold what a call keeps afterwards; measured from before the load, they count."""
+    with Sandbox([Chunk("m", PREPARED)]) as sandbox:
+        assert measured("nothing", 0, sandbox) >= 8 * MB
 
 
 def test_a_renewed_child_spends_none_of_the_restarts_a_crash_would():
@@ -59,3 +78,57 @@ def test_a_renewed_child_spends_none_of_the_restarts_a_crash_would():
             assert sandbox.call("nothing", [1])["value"] == 1
             sandbox.renew()
         assert sandbox.call("nothing", [2])["value"] == 2
+
+
+def test_without_a_memory_cgroup_there_is_no_measure(no_memory_cgroup):
+    """No VmHWM fallback: a process's own peak is reset and read after memory it freed could hide the call's."""
+    with Sandbox([Chunk("m", CODE)]) as sandbox:
+        reply = sandbox.call("hold", [MB], measure_memory=True)
+    assert reply["status"] == "ok" and "memory_bytes" not in reply
+
+
+def _memory_grade(source, name="handin"):
+    return runner.grade(Submission(Path(name), [Chunk(name, source)]), MEMORY_CHECKS)
+
+
+@pytest.fixture
+def no_memory_cgroup(monkeypatch):
+    """A machine where no memory cgroup holds a child: the reference's measure too is worked out afresh."""
+    monkeypatch.setattr(cgroups.Group, "memory_mark", lambda self: None)
+    monkeypatch.setattr(runner, "_REFERENCE_MEMORY", {})
+
+
+def test_without_a_memory_cgroup_the_memory_family_is_not_graded_and_says_why(no_memory_cgroup):
+    graded = _memory_grade(reference_source("memory"))
+    assert graded.results and graded.score == 0 and graded.max_score == 0
+    (result,) = graded.results
+    assert not result.graded and result.failure.status == runner.UNMEASURED and not result.misconception
+    assert "not graded" in result.failure.summary and "cgroup" in result.failure.summary
+    (test,) = report.results_json(graded)["tests"]
+    assert test["max_score"] == 0 and test["score"] == 0 and "not graded" in test["output"]
+
+
+def test_without_a_memory_cgroup_a_wrong_answer_still_fails_on_its_answer(no_memory_cgroup):
+    source = zoo.source(zoo.entry("buggy_checkpoint_zeros"))
+    (result,) = _memory_grade(source).results
+    assert result.graded and result.score == 0 and result.failure.status != runner.UNMEASURED
+
+
+@needs_memory_cgroup
+@pytest.mark.parametrize("name", ["prepared_allocator", "buggy_checkpoint_keeps_every_value"])
+def test_a_kept_everything_answer_fails_the_memory_family_whatever_its_load_time_code_does(name):
+    """tests/hostile_handins/prepared_allocator.py fills the small-object pools at load and frees half of each."""
+    source = (reference_source("memory") + "\n\n" + ALLOCATOR.read_text(encoding="utf-8") if name == "prepared_allocator"
+              else zoo.source(zoo.entry(name)))
+    (result,) = _memory_grade(source, name).results
+    assert result.score == 0 and result.failure.status == "memory", result.failure
+    summary = result.failure.summary
+    assert "numbers more than the reference" in summary and "The rule allows about" in summary
+    assert summary.index("numbers") < summary.index("MiB")  # numbers first, MiB beside them
+
+
+@needs_memory_cgroup
+@pytest.mark.parametrize("name", ["correct_memory_tables", "correct_memory_boundaries"])
+def test_right_answers_that_keep_only_what_the_rule_allows_pass(name):
+    (result,) = _memory_grade(zoo.source(zoo.entry(name)), name).results
+    assert result.passed, result.failure

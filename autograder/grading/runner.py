@@ -16,7 +16,9 @@ check_table, diagnose, judges = active.part("checks"), active.part("diagnose"), 
 JUDGES, work_out = judges.JUDGES, judges.work_out
 
 SLOW_MARGIN, SLOW_SLACK = 25.0, 0.25  # linear_time: at most 25x the reference's CPU time + 0.25 s
+TELLING_TRIES = 50  # how many of a shrink's last failures are asked whether they tell the misconceptions apart
 HARD = ("timeout", "died")  # failures that stop a property check at once: no shrinking through hangs or crashes
+UNMEASURED = "unmeasured"  # a Failure's status when this machine cannot measure what the check judges: not graded
 
 
 @dataclass
@@ -29,6 +31,16 @@ class CheckResult:
     @property
     def passed(self):
         return self.failure is None
+
+    @property
+    def graded(self):
+        """False when this machine could not measure what the check judges: it neither earns nor costs points."""
+        return self.failure is None or self.failure.status != UNMEASURED
+
+    @property
+    def points(self):
+        """What the check counts for here: its points, or 0 when it was not graded."""
+        return self.check.points if self.graded else 0
 
 
 @dataclass
@@ -47,7 +59,22 @@ class Grade:
 
     @property
     def max_score(self):
-        return sum(r.check.points for r in self.results)
+        return sum(r.points for r in self.results)
+
+
+def telling(check, failures):
+    """The smallest of a shrink's failures (the last found) whose input tells the course's misconceptions apart.
+
+    Hypothesis shrinks towards the simplest values (zeros), where several misconceptions may give the same
+    answer; a course's diagnose part may say which failures tell them apart (``tells_apart``): the last such
+    one is shown, or the smallest of all when none does.
+    """
+    tells = getattr(diagnose, "tells_apart", None)
+    if tells is not None:
+        for failure in failures[-1:-TELLING_TRIES - 1:-1]:
+            if tells(check, failure):
+                return failure
+    return failures[-1]
 
 
 class OutOfTime(BaseException):
@@ -146,7 +173,7 @@ class Runner:
         if not failures:  # the learner's code answered differently this time: the first wrong answer stands
             return found
         hard = [f for f in failures if f.status in HARD]
-        return hard[0] if hard else failures[-1]
+        return hard[0] if hard else telling(check, failures)
 
     def search(self, check, judge):
         """Hypothesis drives the cases; the last failure it records is the shrunk, smallest one.
@@ -188,64 +215,66 @@ class Runner:
     def run_timed(self, check):
         """Pass if the learner's CPU time stays within a wide margin of the reference's, measured in this run.
 
-        CPU time of the child's process tree is read by the parent from /proc, so a busy
-        machine slows neither side much and the child cannot report a false time.
+        CPU time of the child's process tree is read by the parent (its cgroup, or /proc), so a
+        busy machine slows neither side much and the child cannot report a false time. Each case
+        is timed once, in a fresh child: nothing an earlier call left (an answer remembered, a
+        warm cache) shortens it, and no second try forgives a slow first one (the margin is what
+        forgives a busy machine).
         """
         for case in inputs(check):
             if self.sandbox.seconds_left() <= 0:
                 return self.out_of_time(case)
             limit = SLOW_MARGIN * reference_seconds(case) + SLOW_SLACK
-            best, stopped = None, False
-            for _ in range(2):  # a second try forgives one run slowed down by the machine
-                reply = self.sandbox.call(
-                    case.fn, list(case.args), case.kwargs, seconds=2 * limit, measure_cpu=True, built=case.built,
-                    **case.request(),
-                )
-                if reply.get("status") == "out_of_time":
-                    return self.out_of_time(case)
-                if reply.get("status") == "timeout":  # stopped without an answer: slow, even under Limits.longest_call_seconds
-                    best, stopped = reply["wall_seconds"], True
-                    break
+            self.sandbox.renew()
+            reply = self.sandbox.call(
+                case.fn, list(case.args), case.kwargs, seconds=2 * limit, measure_cpu=True, built=case.built,
+                **case.request(),
+            )
+            if reply.get("status") == "out_of_time":
+                return self.out_of_time(case)
+            stopped = reply.get("status") == "timeout"  # stopped without an answer: slow, even under Limits.longest_call_seconds
+            if not stopped:
                 failure = JUDGES[check.expect](check, case, reply)  # the answer's bar; the time is judged below
                 if failure:
                     return failure
-                spent = reply.get("cpu_seconds", reply["wall_seconds"])
-                best = spent if best is None else min(best, spent)
-                if best <= limit:
-                    break
-            if stopped or best > limit:
+            spent = reply["wall_seconds"] if stopped else reply.get("cpu_seconds", reply["wall_seconds"])
+            if stopped or spent > limit:
                 summary = (
-                    f"{case.fn} took {best:.2f} s or more on {case.label}; code that is linear in its input "
+                    f"{case.fn} took {spent:.2f} s or more on {case.label}; code that is linear in its input "
                     f"takes well under {limit:.2f} s of CPU here (the reference took {reference_seconds(case):.3f} s)"
                 )
                 return Failure(case, summary, status="slow")
         return None
 
-
     def run_bounded(self, check):
         """Pass if the call's peak memory stays within the case's allowance above the reference's, on the same input.
 
-        Each case runs in a fresh child (Sandbox.renew), as the reference's did, and its peak is
-        read by the parent (the child's cgroup, or its peak resident size): the child cannot
-        report a false one. The answer must meet the check's judge as well.
+        Each case runs in a fresh child, as the reference's did, and its peak is read by the parent
+        from the child's memory cgroup, from before the learner's code loaded to the end of the
+        call: the child cannot report a false one, and memory its loading took and freed counts.
+        The check's judge sees the reply with memory_bytes, memory_reference and memory_limit, so
+        a course may word the failure in its own terms; the answer must meet that judge as well.
+        Where no memory cgroup can be made, the check is not graded (UNMEASURED), and says why.
         """
         for case in inputs(check):
             if self.sandbox.seconds_left() <= 0:
                 return self.out_of_time(case)
-            self.sandbox.renew()
             reply = self.sandbox.call(case.fn, list(case.args), case.kwargs, seconds=case.seconds or None,
                                       measure_memory=True, built=case.built, **case.request())
             if reply.get("status") == "out_of_time":
                 return self.out_of_time(case)
-            failure = JUDGES[check.expect](check, case, reply)  # the answer's bar; the memory is judged below
+            used, reference = reply.get("memory_bytes"), reference_memory(case)
+            limit = None if reference is None else reference + case.memory_bytes
+            if used is not None and limit is not None:
+                reply = dict(reply, memory_reference=reference, memory_limit=limit)
+            failure = JUDGES[check.expect](check, case, reply)  # the answer's bar, and the course's words on memory
             if failure:
                 return failure
-            used, reference = reply.get("memory_bytes"), reference_memory(case)
-            if used is None or reference is None:
-                return Failure(case, f"the memory {case.fn} holds on {case.label} could not be measured on this "
-                                     "machine (no memory cgroup and no /proc peak): ask your instructor",
-                               status="unmeasured")
-            limit = reference + case.memory_bytes
+            if used is None or limit is None:
+                return Failure(case, f"not graded: the memory {case.fn} holds on {case.label} cannot be measured on "
+                                     "this machine (the grader can make no memory cgroup, and a process's own peak "
+                                     "is no measure), so this check neither earns nor costs points here",
+                               status=UNMEASURED)
             if used > limit:
                 return Failure(case, f"{case.fn} held {_megabytes(used)} at its peak on {case.label}; the reference "
                                      f"holds {_megabytes(reference)}, and at most {_megabytes(limit)} passes",
@@ -386,7 +415,7 @@ def grade(submission: Submission, checks=None, limits=Limits(), first=None, shri
         for check in checks:
             failure = runner.run(check)
             result = CheckResult(check, 0.0 if failure else check.points, failure)
-            if failure:
+            if failure and result.graded:
                 result.misconception = diagnose.misconception(check, failure)
             results.append(result)
         load_errors = sandbox.load_errors

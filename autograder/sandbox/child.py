@@ -181,6 +181,9 @@ def answer(module, request):
 
 def main():
     nonce, hello = receive()
+    if hello.get("ready"):  # the parent measures from here: nothing of the learner's has run yet
+        send({"status": "ready"}, nonce)
+        nonce, hello = receive()
     sys.setrecursionlimit = capped_recursion_limit  # before any learner code runs
     module, errors = load(hello["chunks"])
     gc.freeze()

@@ -45,6 +45,7 @@ from autograder.sandbox.removal import remove_tree
 HERE = Path(__file__).parent
 CHILD = HERE / "child.py"  # the child's own code, run after the course's child parts (autograder.course.active)
 STATUSES = {"ok", "raised", "missing", "unsendable"}  # what a child may answer a call with
+READY = {"ready"}  # what a fresh child answers before it loads anything, when its memory is to be measured
 MAX_DEPTH = 16  # a reply nested deeper than this is not an answer (a graph argument is 4 deep)
 MAX_TEXT = 10_000  # characters in one string of a reply: names and answers are short; messages are cut by the child
 HEADER = struct.Struct(">Q32s")  # a frame's header: the body's length, then the nonce it belongs to
@@ -315,39 +316,6 @@ def tree_pids(pid):
     return seen
 
 
-def _status_bytes(pid, field):
-    """One figure of /proc/<pid>/status (VmRSS, VmHWM), in bytes; 0 for a process that has gone."""
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii") as handle:
-            for line in handle:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        return 0
-    return 0  # a zombie holds no memory
-
-
-def rss_mark(pid):
-    """Start measuring the peak resident size of `pid`'s tree: a mark holding the tree's resident bytes now, or None.
-
-    Where no memory cgroup holds the child, each process's peak (VmHWM) is reset to its size now
-    (clear_refs); the tree's peak is then at most the sum of its processes' peaks.
-    """
-    pids = tree_pids(pid)
-    try:
-        for member in pids:
-            with open(f"/proc/{member}/clear_refs", "w", encoding="ascii") as handle:
-                handle.write("5")
-    except OSError:
-        return None
-    return ("rss", pid, sum(_status_bytes(member, "VmRSS") for member in pids))
-
-
-def rss_since(mark):
-    _kind, pid, before = mark
-    return max(0, sum(_status_bytes(member, "VmHWM") for member in tree_pids(pid)) - before)
-
-
 class Sandbox:
     """Runs one submission's code chunks in a child process and answers calls on it."""
 
@@ -361,6 +329,7 @@ class Sandbox:
         self._folder = None
         self._group = None  # the child's own cgroups (cgroups.Group: CPU time, kill, memory and processes), or None
         self._unloadable = None  # the reply to give every call once loading has failed
+        self._load_mark = None  # a memory mark taken before the learner's code loaded (see call's measure_memory)
         self._budget_end = None  # when the submission's time budget runs out (time.monotonic), from its first call
 
     # -- life cycle -------------------------------------------------------
@@ -370,10 +339,13 @@ class Sandbox:
     def __exit__(self, *exc):
         self.close()
 
-    def _start(self):
+    def _start(self, mark_memory=False):
         """Start a child and load the learner's code; None when loaded, else the failed load's reply.
 
-        Raises isolation.IsolationError when full isolation is not available and weaker was not asked for.
+        With `mark_memory`, the child's memory is marked once it is up and before it runs anything of the
+        learner's (self._load_mark; None where no memory cgroup holds it), so that what the learner's code
+        does to the allocator while it loads is counted, not hidden. Raises isolation.IsolationError when
+        full isolation is not available and weaker was not asked for.
         """
         isolation.mode()
         self.restarts += 1
@@ -407,6 +379,13 @@ class Sandbox:
         self._channel = Channel(rep_r, req_w, limits.message_bytes)
         self._capture = Capture(self._proc.stdout, limits.output_bytes)
         self._capture.start()
+        self._load_mark = None
+        if mark_memory:
+            ready = self._exchange({"ready": True}, limits.load_seconds, READY)
+            if ready.get("status") != "ready":
+                self.load_errors = [{"label": "submission", "type": "LoadFailed", "message": _explain(ready)}]
+                return ready
+            self._load_mark = self._memory_mark()
         reply = self._exchange({"chunks": self.chunks}, limits.load_seconds, {"loaded"}, bound=reply_bounds.of_load(self.chunks))
         if reply.get("status") != "loaded":
             self.load_errors = [{"label": "submission", "type": "LoadFailed", "message": _explain(reply)}]
@@ -419,6 +398,9 @@ class Sandbox:
         proc, self._proc = self._proc, None
         if proc is None:
             return
+        if self._load_mark is not None:
+            self._memory_since(self._load_mark)  # a v2 mark holds a descriptor: read it, and so close it
+            self._load_mark = None
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -442,9 +424,9 @@ class Sandbox:
     def renew(self):
         """End the current child, if any: the next call starts a fresh one, which loads the code again.
 
-        A measure of peak memory starts from a fresh child, so that memory an earlier call freed
-        (and the allocator kept) cannot hide what this one holds. A renewal is not a crash: it
-        spends none of Limits.restarts.
+        A measured call (memory or CPU time) starts from a fresh child, so that nothing an earlier
+        call left (memory freed that the allocator kept, an answer remembered) changes its measure.
+        A renewal is not a crash: it spends none of Limits.restarts.
         """
         if self._proc is not None:
             self.close()
@@ -500,9 +482,13 @@ class Sandbox:
         With `built`, a description for builders.build, the child builds `args` itself
         (which must be what builders.build gives for it) instead of receiving them. With
         measure_cpu, the reply also holds cpu_seconds, the CPU time of the child's process
-        tree during the call; with measure_memory, memory_bytes, the most memory the child
-        held at once during the call (decoding its arguments included) above what it held
-        before. Both are read by this process, never reported by the child.
+        tree during the call. With measure_memory, the call runs in a fresh child (an earlier
+        one is ended) and the reply holds memory_bytes: the most memory the child's cgroup held
+        at once from before the learner's code loaded to the end of the call (loading it,
+        building or decoding the arguments, the call itself), above what the bare child held.
+        Where no memory cgroup holds the child there is no memory_bytes: a process's own peak
+        resident size is no measure, since memory taken and freed before any mark can hold what
+        the call keeps. Both are read by this process, never reported by the child.
         """
         if self._unloadable is not None:
             return dict(self._unloadable)
@@ -511,10 +497,12 @@ class Sandbox:
         if self.seconds_left() <= 0:
             self.close()
             return {**self._out_of_time(), "wall_seconds": 0.0}
+        if measure_memory:
+            self.renew()
         if self._proc is None:
             if self.restarts >= self.limits.restarts:
                 return {"status": "died", "exit": "too many crashes or timeouts; grading of this submission stopped"}
-            failed = self._start()
+            failed = self._start(mark_memory=measure_memory)
             if failed is not None and failed.get("status") == "out_of_time":
                 return failed
             if failed is not None:
@@ -529,7 +517,8 @@ class Sandbox:
         keys = args[1] if len(args) > 1 and type(args[1]) is dict else None  # a reply may give just their values
         echoed = bool(flags.get("return_args") or flags.get("mutate_result"))
         bound = reply_bounds.of_call(args, kwargs, built, echoed, driven="driver" in flags)
-        mark = self._memory_mark() if measure_memory else None
+        mark = self._load_mark if measure_memory else None
+        self._load_mark = None  # read below, whatever happens to the child
         started, cpu_before = time.perf_counter(), (self._cpu_seconds() if measure_cpu else 0.0)
         seconds = min(seconds or self.limits.call_seconds, self.limits.longest_call_seconds)
         reply = self._exchange(request, seconds, STATUSES, keys, bound)
@@ -553,16 +542,12 @@ class Sandbox:
         return tree_cpu_seconds(self._proc.pid)
 
     def _memory_mark(self):
-        """Start measuring the child's peak memory: through its cgroup (its whole tree), or else its own peak RSS."""
-        if self._group is not None:
-            mark = self._group.memory_mark()
-            if mark is not None:
-                return mark
-        return rss_mark(self._proc.pid) if self._proc is not None else None
+        """Start measuring the child's peak memory through its cgroup (its whole tree); None where none holds it."""
+        return self._group.memory_mark() if self._group is not None else None
 
     @staticmethod
     def _memory_since(mark):
-        return rss_since(mark) if mark[0] == "rss" else cgroups.Group.memory_since(mark)
+        return cgroups.Group.memory_since(mark)
 
     def variable(self, name, seconds=None):
         """The plain value of a global the learner's code defines (an answer cell's variable)."""
