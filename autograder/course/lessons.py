@@ -281,6 +281,16 @@ def grade_cells(notebooks=NOTEBOOKS):
     return table
 
 
+@functools.lru_cache(maxsize=None)
+def teaching_sources(notebooks=NOTEBOOKS):
+    """The source of every ungraded code cell the lessons ship (kind ``code``), stripped: the course's own
+    teaching cells (pictures, plots, worked examples), which a hand-in holds unchanged unless the learner edited them."""
+    found = set()
+    for lesson in discover(notebooks, drafts=True):
+        found.update(cell.source.strip() for cell in read_lesson(lesson, notebooks)[0] if cell.kind == "code")
+    return frozenset(source for source in found if source)
+
+
 def function_of(grade_id):
     """The function a grade cell grades with the hidden checks, or ''."""
     cell = grade_cells().get(grade_id)

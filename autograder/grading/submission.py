@@ -3,13 +3,17 @@
 Nothing here runs the learner's code: it only reads files. A notebook's code
 cells become separate chunks, so one broken cell does not hide the functions
 defined in the others; nbgrader test cells (grade cells that are not solution
-cells) are left out, since the grader runs its own checks.
+cells) are left out, since the grader runs its own checks. So are the course's
+own teaching cells, as the lessons ship them (``teaching``): a picture or a plot
+needs what the sandbox does not have, and what it does is not the learner's
+work. A teaching cell the learner changed is theirs, and runs.
 """
 
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autograder.course.lessons import teaching_sources
 from autograder.course.paths import reference_modules
 from exercises import notebook
 from exercises.loader import drop_unwritten_stubs
@@ -90,9 +94,23 @@ def from_notebook(path: Path, is_test=notebook.is_test_cell) -> Submission:
     return from_notebook_json(read_notebook_json(path), path, is_test)
 
 
+def teaching(cell, sources=None):
+    """A cell of the course's own, unchanged: an ungraded code cell whose code is one of the lessons' teaching cells."""
+    meta = notebook.nbgrader_meta(cell)
+    if meta.get("grade") or meta.get("solution"):
+        return False
+    sources = teaching_sources() if sources is None else sources
+    return notebook.cell_source(cell).strip() in sources
+
+
 def from_notebook_json(nb, path, is_test=notebook.is_test_cell) -> Submission:
-    """A parsed notebook's code cells as chunks; messages name ``path``."""
+    """A parsed notebook's code cells as chunks, test cells and unchanged teaching cells left out; messages name ``path``."""
     path = Path(path)
+    sources = teaching_sources()
+
+    def left_out(cell):
+        return is_test(cell) or teaching(cell, sources)
+
     if not isinstance(nb, dict):
         raise SubmissionError(f"{path}: not a notebook (the top level is not a JSON object); hand in the .ipynb file")
     sub = Submission(origin=path)
@@ -106,7 +124,7 @@ def from_notebook_json(nb, path, is_test=notebook.is_test_cell) -> Submission:
                 f"{path}: {cells:,} cells, more than the {MAX_CELLS:,} a notebook may have to be graded; "
                 "delete the cells you added (empty or repeated ones too) and hand it in again"
             )
-        chunks, notes = notebook.code_cells(nb, path.name, is_test)
+        chunks, notes = notebook.code_cells(nb, path.name, left_out)
     except ValueError:
         raise SubmissionError(f"{path}: the notebook has no list of cells; open it in JupyterLab, save it, and hand it in again") from None
     sub.chunks = [Chunk(label, code) for label, code in chunks]
