@@ -34,7 +34,7 @@ test: $(READY)
 test-fast: $(READY)
 	$(BIN)/python -m pytest --impl=solutions -m "not slow" $(PARALLEL)
 
-## make check [TASK=name]: public tests on your code in exercises/ (the tasks: exercises/tasks.py)
+## make check [TASK=name]: public tests on your code in exercises/: the six lessons' 13 tasks in five modules, or one task (exercises/tasks.py lists them in lesson order)
 check: $(READY)
 	$(BIN)/python -m pytest exercises/tests $(if $(TASK),-m task_$(TASK))
 
