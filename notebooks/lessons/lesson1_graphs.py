@@ -7,7 +7,7 @@
 # %% [markdown]
 # # Lesson 1 · Computation graphs
 #
-# To train a model we need to know how the loss moves when each weight moves. Writing that derivative out for a whole network in one go is a mess. Backpropagation avoids the mess: it first breaks the computation into tiny steps (one addition, one product, one square at a time) and keeps a record of which step used which result. That record is a **computation graph**. In this lesson you build graphs and run them forwards; in Lesson 2 you run them backwards to get derivatives.
+# A model improves by moving each of its weights a little in the direction that lowers its loss, so for every weight it needs one number: how strongly the loss responds to that weight. With millions of weights, nobody derives those numbers as one giant formula. The computation is cut instead into elementary steps, an addition here, a product or a square there, and the program notes which step consumed which earlier result. Those notes form a **computation graph**, and backpropagation is an orderly walk over it. This lesson builds graphs and evaluates them from the given numbers onwards; Lesson 2 walks them the other way to get derivatives.
 #
 # **How to work through this notebook**
 #
@@ -32,11 +32,13 @@
 # c ──────────────────┘
 # ```
 #
-# ## Why an order always exists
+# ## Why an order always exists: topological order
 #
-# A node can be computed only when all of its inputs have values. The arrows always point forwards: no node feeds, directly or through other nodes, back into one of its own inputs, so the graph has no loops. Because of that you can always list the nodes so that each one comes after everything it reads, and if you compute them in that order every input is ready when it is needed. The forward pass follows such an order, and Lesson 2 walks it in reverse.
+# A node can be computed only once each of its inputs has a value. Follow the arrows from any node and you never come back to it: no value depends, directly or through other nodes, on itself, so the graph has no cycles. Such a graph can always be listed so that each node appears after every node it reads, and computing the nodes in that listing finds every input ready in time.
 #
-# The order need not be unique: two nodes that do not depend on each other may come in either order.
+# A listing with this property, every node after all the nodes it reads, is a **topological order** of the graph. The forward pass runs in a topological order, Lesson 2's backward sweep runs through one from the end, and Lesson 4 puts records that arrive in no useful order back into one.
+#
+# A graph may have more than one topological order: two nodes that do not depend on each other may come in either order. For z = a·b + c there is only one, p then z, since z reads p.
 
 # %% [markdown]
 # ## The graph as data
@@ -58,6 +60,8 @@
 # With a = 2, b = 3 and c = 1, node p is 2 · 3 = 6 and node z is 6 + 1 = **7**.
 #
 # The table `OPS` maps each op name to its forward rule, a function that takes the input values and returns the node's value. For example `OPS["mul"](2, 3)` is 6 and `OPS["sq"](4)` is 16. Run the next cell to define it (it is read-only).
+#
+# Two of its entries are not arithmetic you will meet in Lessons 1 to 5: `one` reads no input at all and always gives 1.0, and `step` gives 1.0 for a positive input and 0.0 otherwise. They are there for Lesson 6, where derivatives themselves become nodes: a derivative graph starts from a node of value 1 (`one`), and the slope of `relu` is a `step`. Until then, no graph uses them.
 
 # %% reference grade_id="ops_table" module="graph" names=["math", "OPS"]
 
@@ -71,6 +75,17 @@ from exercises.draw import draw
 
 worked_example = [("p", "mul", ["a", "b"]), ("z", "add", ["p", "c"])]
 draw(worked_example, values={"a": 2, "b": 3, "c": 1, "p": 6, "z": 7})
+
+# %% [markdown]
+# ### The graph of this chapter: L = (a·b + c)²
+#
+# Square the worked example and you have the graph the next lessons keep returning to: p = a·b, z = p + c, and a third node L = z², the `sq` of z. With a = 2, b = 3 and c = 1 its nodes are p = 6, z = 7 and L = 49. In Lesson 2 the backward sweep starts at this L and works out how much each of a, b and c moves it.
+
+# %%
+from exercises.draw import draw
+
+squared = [("p", "mul", ["a", "b"]), ("z", "add", ["p", "c"]), ("L", "sq", ["z"])]
+draw(squared, values={"a": 2, "b": 3, "c": 1, "p": 6, "z": 7, "L": 49}, title="L = (a·b + c)²")
 
 # %% [markdown]
 # Call `draw(graph)` on any graph of your own to check that it has the shape you meant, and `draw(graph, evaluate(graph, leaves))` once your `evaluate` below works.
@@ -235,7 +250,7 @@ assert users_of([("s", "mul", ["x", "x"]), ("y", "neg", ["x"])], "x") == ["s", "
 # %% [markdown]
 # ## What you have built
 #
-# - A graph is a list of `(name, op, inputs)` entries in an order where each node comes after what it reads; such an order exists because the graph has no loops.
+# - In code, a graph is a Python list of `(name, op, inputs)` entries, listed in a topological order: each node after everything it reads. Such an order exists because no value depends on itself.
 # - `evaluate` runs that list forwards and fills in every value.
 # - `inputs_of` follows the arrows into a node; `users_of` follows them out of a value. A value with several users is a fan-out.
 #

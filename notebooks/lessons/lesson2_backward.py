@@ -9,24 +9,24 @@
 # %% [markdown]
 # # Lesson 2 · The trace and the backward sweep
 #
-# A program runs once and returns 64. Only afterwards does the training step ask: how does that 64 change when the input changes? By then the run is over, and some of the numbers it used may already have been overwritten. So a program that is to be differentiated has to decide, *while it runs*, what to keep.
+# Suppose a short program has just finished and handed back the number 64. Training now wants a second number from it: the rate at which that 64 would change if the input were nudged. The run that could have said so is over, and anything it did not write down is lost, perhaps already overwritten by later work. So differentiation begins before the question is asked: as the program runs, it must note down enough to answer later.
 #
-# The record it keeps is called a **trace**: the operations that actually ran, in the order they ran, together with the values each one read. When the trace is stored as a list that only ever grows at the end, it is called a **tape**. Drawn with nodes and arrows instead, the very same record is the computation graph of Lesson 1. In our representation the graph list plus the `values` dict that `evaluate` returns *is* the trace.
+# What it notes down is a **trace**: each operation that really executed, in execution order, with the values it took in. Keep the trace in a list that entries are only ever appended to, and you have a **tape**. Draw it as boxes and arrows, and you have Lesson 1's computation graph: one record, two pictures. In this kit, a graph list together with the `values` dict that `evaluate` fills in is such a trace.
 #
 # **How to work through this notebook:** as in Lesson 1, run the cells from top to bottom with <kbd>Shift</kbd>+<kbd>Enter</kbd>, replace each `raise NotImplementedError(...)` with your answer or code, run the check cell that follows it, and finish with *Kernel → Restart Kernel and Run All Cells…* before you submit.
 
 # %% [markdown]
 # ## What the record has to keep
 #
-# Computing a derivative backwards needs, for every operation, its **local slope**: how much its output moves per unit move of each input. The slopes are what decide what must be stored.
+# Going backwards, each operation is asked one question per input: if this input moved by a tiny amount, how far would my output move, per unit? That ratio is the operation's **local slope**, and what the slopes need decides what the trace has to store.
 #
-# - **Which operation read which values.** Without the links between entries nobody can tell where a contribution has to go. That is the `(name, op, inputs)` part of the graph.
-# - **The inputs' values, not only the outputs.** For a product u·v, the slope with respect to u is v, the *other factor*, so the record must still hold the inputs of the product.
-# - **Sometimes the node's own output.** For tanh, the slope is 1 − tanh(u)², which is cheapest to get from the value the node produced. The exponential is the same: its slope is its own output.
+# - **The links.** A contribution travels from a node back to the values the node read, so the trace must say who read whom: the `(name, op, inputs)` entries.
+# - **The values going in.** The slope of u·v with respect to u is v, the *other factor*. To know it after the run, the trace must still hold what the product was given, not only its result.
+# - **Sometimes the value coming out.** The slope of tanh is 1 − tanh(u)², and the cheapest way to get tanh(u) is to reuse what the node produced. The exponential behaves the same way: its slope equals its result.
 #
-# A bare column of results, without the links, cannot drive the backward sweep: it tells you neither which operation read which value nor what the other factor of a product was.
+# Keep the results alone, without the links, and the sweep is stuck: a list of numbers says nowhere where a contribution should go, nor by what a product's input was multiplied.
 #
-# A value that is used twice is stored **once**, with two readers. Writing the computation out as a tree instead would copy a shared subexpression once for every use; sharing keeps the record proportional to the number of operations that ran. Each stored value still costs memory until the sweep has used it, which is the main price of reverse mode on large models.
+# When one value is read by two operations, the trace holds it **once** and notes both readers. Spelling the computation out as an expression tree would instead repeat a shared piece at every place it is used; with sharing, the record grows with the number of operations executed and no faster. Each value kept this way still occupies memory until the sweep is done with it, and on large models that memory, more than the arithmetic, is what reverse mode costs (Lesson 5).
 #
 # Run the next cell: it defines the same read-only `OPS` table as in Lesson 1. The examples in this lesson use it to fill in values by hand.
 
@@ -48,7 +48,7 @@
 # values = {"x": 2, "a": 4, "t": 8, "L": 64}
 # ```
 #
-# Three operations, four values, and six edges, because x, a and t are each read twice.
+# Three operations and four values. Since x, a and t are each read two times, the graph has six edges.
 #
 # ```
 # x ══► mul ──► a ══► add ──► t ══► mul ──► L
@@ -62,7 +62,7 @@
 # 2. **t = a + a.** A sum has slope 1 along each edge. So a receives 16 · 1 + 16 · 1 = **32**.
 # 3. **a = x · x.** The slope along each edge is the other factor, x = 2. So x receives 32 · 2 + 32 · 2 = **128**.
 #
-# **Check with algebra.** L = (x² + x²)² = 4x⁴, so dL/dx = 16x³, which is 16 · 8 = 128 at x = 2. The graph and the formula describe the same function, and the sweep agrees with the formula.
+# **Check with algebra.** L = (x² + x²)² = 4x⁴, so dL/dx = 16x³, which is 16 · 8 = 128 at x = 2. Formula and graph are two descriptions of one function, so differentiating either must give the same number, and here both give 128.
 #
 # The cell below draws the diamond with `draw` (from `exercises/draw.py`, as in Lesson 1): each box shows the value and the gradient the sweep above worked out, and "x2" marks an arrow that is read twice.
 
@@ -75,19 +75,19 @@ draw(g_diamond, values={"x": 2, "a": 4, "t": 8, "L": 64}, grads={"L": 1, "t": 16
 # %% [markdown]
 # ## Fan-out means adding
 #
-# In a plain chain every value has a single reader, so exactly one contribution comes back to it and there is nothing to add. At a fan-out each reader sends its own contribution, and the derivative is the **sum** of all of them. (Reading the same value twice, as in x · x, counts as two edges and so as two contributions.)
+# Along a plain chain, each value has exactly one reader, so exactly one contribution ever comes back to it. At a fan-out, every reader sends its own, and the value's gradient is their **sum**. (x · x reads x along two edges, so that one node sends x two contributions.)
 #
-# Those additions are the whole cost of sharing a value. Leaving one out does not crash anything: the sweep still returns a number, and it even looks reasonable. That is what makes this mistake hard to spot.
+# Sharing a value costs nothing beyond these additions, and forgetting one is a quiet bug: no exception, no NaN, only a plausible number that happens to be wrong.
 #
 # ## Why the sweep runs in reverse
 #
-# A node can pass its gradient on only once that gradient is complete, which means after **every** reader of the node has sent its contribution. Readers always come later in the listed order, since each node comes after what it reads. So going through the list **backwards** visits every node after all of its readers. The listed order is already a valid forward order, so no sorting is needed; we simply read it from the end.
+# A node may pass its gradient on only when that gradient is final, that is, once **every** node that reads it has sent its contribution. The list is in a topological order (Lesson 1): each node comes after what it reads, so its readers all come later. Reading the list **from the end** therefore reaches every node after all of its readers. No sorting is needed; the listed order, read backwards, is the order the sweep wants.
 #
-# Go through the same list in the forward order and see what happens. The first step handles a = x · x while a's gradient is still 0, so x receives 0 · 2 + 0 · 2 = 0, and x is never visited again. The sweep reports **0** for x instead of 128. Each step does the same arithmetic as before; only the order changed.
+# Try the sweep in the forward order instead. Its first step handles a = x · x while a's gradient is still 0, so x receives 0 · 2 + 0 · 2 = 0, and nothing visits x again: the sweep reports **0** for x instead of 128. Not one multiplication differs from the correct sweep; the order alone broke it.
 #
 # ## The cost is linear
 #
-# The sweep visits every edge exactly once and does one local multiplication there (node gradient × local slope), plus one addition. The diamond has six edges, so it takes six multiplications. In general the work grows in proportion to the number of edges, the same order as the forward pass itself. That is why one backward sweep can give the derivative with respect to millions of weights at once, and it is the reason deep models can be trained at all.
+# The sweep handles each edge once, with one multiplication (the node's gradient times the edge's local slope) and one addition. Six edges in the diamond, so six multiplications. In general the work is proportional to the number of edges, about what the forward pass itself costs, and one sweep yields the derivative with respect to every input at once, whether there are ten of them or ten million. Without that, training deep models would be out of reach.
 
 # %% [markdown]
 # ## Your turn: a question
@@ -130,6 +130,10 @@ assert FIRST_WRONG in {"x", "a", "t", "L"}, "FIRST_WRONG should be one of \"x\",
 # | `tanh` | 1 − out² | |
 # | `relu` | 1 if a > 0, else 0 | |
 # | `neg` | −1 | |
+# | `step` | 0 (flat on both sides of 0) | |
+# | `one` | no input, so no edge and nothing to send | |
+#
+# `one` and `step` are the two entries of `OPS` that Lesson 1 set aside for Lesson 6; no graph of this lesson uses them, but `backward` handles every op of `OPS`.
 
 # %% reference grade_id="backward_solution" module="graph" names=["backward"]
 
@@ -186,7 +190,23 @@ print(f"16 * x0**3:         {16 * x0**3:.8f}")
 #
 # Sweep it by hand. The seed is dL/dL = 1. The square's local slope is 2z = 14, so z receives **14**: that number is the *upstream gradient* every earlier node is built on. The sum passes it on unchanged, so p and c each receive 14, and **dL/dc = 14**. The product sends each factor the other one, times 14: **dL/da = 14 · 3 = 42** and **dL/db = 14 · 2 = 28**.
 #
-# With algebra: L = (ab + c)², so dL/da = 2(ab + c)·b, dL/db = 2(ab + c)·a and dL/dc = 2(ab + c), which at a = 2, b = 3, c = 1 are 42, 28 and 14. Here is the graph with the values and the gradients of the hand sweep:
+# With algebra: L = (ab + c)², so dL/da = 2(ab + c)·b, dL/db = 2(ab + c)·a and dL/dc = 2(ab + c), which at a = 2, b = 3, c = 1 are 42, 28 and 14.
+#
+# ## The chain rule, one node at a time
+#
+# Each step of the sweep is the **chain rule** of calculus. Take any value x, and let u₁, …, uₖ be the nodes that read it, one term per edge (a node that reads x twice gives two terms). A small change in x can reach L only through those readers, so
+#
+# **∂L/∂x = Σⱼ ∂L/∂uⱼ · ∂uⱼ/∂x**, the sum running over the readers uⱼ of x.
+#
+# The first factor is the reader's own gradient, already final when the sweep reaches x, because the sweep visits readers first. The second is the local slope along the edge from x to uⱼ. Each term is one contribution of the sweep, and the sum is the adding at a fan-out. On L = (a·b + c)²:
+#
+# - z has one reader, L = z², with slope 2z = 14: ∂L/∂z = 1 · 14 = **14**, the upstream gradient;
+# - p and c each have one reader, z = p + c, with slope 1: ∂L/∂p = ∂L/∂c = 14 · 1 = **14**;
+# - a and b each have one reader, p = a·b, whose slope is the other factor: ∂L/∂a = 14 · 3 = **42** and ∂L/∂b = 14 · 2 = **28**.
+#
+# **The sum over paths.** Apply the rule again to ∂L/∂uⱼ, and again, until you reach L, and a second picture appears: ∂L/∂x is the sum, over every path of edges that leads from x to L, of the product of the local slopes along that path. From a, one path leads to L, a → p → z → L, with slopes 3, 1 and 14: 3 · 1 · 14 = 42. From b, 2 · 1 · 14 = 28; from c, 1 · 14 = 14. The diamond has more paths: two edges run from x to a, two from a to t and two from t to L, so 2 · 2 · 2 = 8 paths lead from x to L, each with the product 2 · 1 · 8 = 16, and 8 · 16 = 128. On a large graph the paths can be far too many to list, yet the sweep never lists them: each node sums what arrives along its edges once and passes the total on, which covers every path with one visit per edge.
+#
+# Here is the graph with the values and the gradients of the hand sweep:
 
 # %%
 from exercises.draw import draw
@@ -269,9 +289,10 @@ assert CHOICE_STEP in {"A", "B", "C"}, "CHOICE_STEP should be one of the strings
 # %% [markdown]
 # ## Key points
 #
-# - The trace records each operation together with the values it read; the computation graph draws the same record with nodes and arrows.
-# - The backward sweep visits the nodes in reverse of the order they were computed, starting from a seed of 1, and sends one contribution along every edge.
-# - At a fan-out the contributions are **added**; assigning instead keeps only one of them and silently gives a wrong gradient.
-# - The cost is one local multiplication per edge, linear in the size of the graph.
-# - The record is only correct while the stored values are the ones the run really used: overwrite one after it was saved and the gradient goes wrong with no error at all.
-# - A gradient is not a forward value, and computing it changes nothing: backpropagation gives derivatives, and an optimizer decides how to change the parameters.
+# - A trace lists the operations that ran and the values each took in; a computation graph is that list drawn as boxes and arrows.
+# - The sweep seeds dL/dL = 1 and visits the nodes from last to first, the reverse of a topological order, sending one contribution along every edge.
+# - Each step is the chain rule, ∂L/∂x = Σⱼ ∂L/∂uⱼ · ∂uⱼ/∂x over the readers uⱼ of x; unrolled, ∂L/∂x is the sum over all paths from x to L of the product of the slopes along each.
+# - Contributions meeting at a fan-out are **added**; overwriting keeps one of them and gives a wrong gradient without any error.
+# - The work is one multiplication and one addition per edge: linear in the size of the graph.
+# - The trace can be trusted only while its stored values are still the ones the run used: change one after it was saved and the sweep computes something else, silently (Lesson 5).
+# - A gradient is not a forward value, and computing one changes no parameter: moving the parameters is the optimizer's job.

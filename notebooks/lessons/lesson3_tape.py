@@ -10,7 +10,7 @@
 #
 # In Lessons 1 and 2 you wrote every graph by hand, as a list of `(name, op, inputs)`. Nobody trains a network that way. The program that computes the loss is ordinary Python, full of loops, function calls and `if`s, and the graph has to come out of *running* it.
 #
-# The record of one run is its **trace**: the operations that actually ran, in the order they ran, with the values each one read. In this lesson the running program writes its own trace into a plain list, the **tape**: every operation appends one entry to it, and nothing else ever changes it. At the end of the run the tape is a graph in exactly the form of Lesson 1, so your `evaluate` and `backward` work on it unchanged.
+# Lesson 2 called the record of one run its **trace**: each operation executed, in execution order, with the values it took in. Here the running program writes that trace itself, into a plain list called the **tape**: each operation adds one entry at the end, and no entry is edited once written. When the run is over, the tape is a graph in exactly the form of Lesson 1, so your `evaluate` and `backward` work on it unchanged.
 #
 # **How to work through this notebook:** as before, run the cells from top to bottom with <kbd>Shift</kbd>+<kbd>Enter</kbd>, replace each `raise NotImplementedError(...)` with your answer or code, run the check cell after it, and finish with *Kernel → Restart Kernel and Run All Cells…* before you submit.
 
@@ -272,7 +272,7 @@ assert isinstance(INPUTS_T1, list) and all(isinstance(name, str) for name in INP
 #     return y
 # ```
 #
-# The loop body is written once, yet the tape knows nothing about loops: it sees the operations that ran. Each pass multiplies and adds, so each pass appends two new entries, and the `y` of the next pass is a new `Var` reading the entries of the pass before. The run **unrolls** the loop into a chain. A loop in the program's text does not make the graph cyclic; the graph is about the run, and a run only ever reads values it already computed.
+# The loop body is written once, yet the tape never hears of the loop: it only sees operations as they execute. Each pass multiplies and adds, so each pass appends two new entries, and the `y` of the next pass is a new `Var` reading the entries of the pass before. The run **unrolls** the loop into a chain. The loop lives in the source code, not in the record: every entry reads values computed before it, so however many times a body repeats, the graph it leaves has no cycle.
 #
 # **Question 2.** Set `ENTRIES_POLY` to the number of entries on the tape of `trace(poly, {"x": 2.0})`, and `CONSTANTS_POLY` to the number of constants (`k<j>` names) in its values. Try it with your `trace` afterwards.
 
@@ -287,7 +287,7 @@ CONSTANTS_POLY = 3
 assert isinstance(ENTRIES_POLY, int) and isinstance(CONSTANTS_POLY, int), "both answers should be whole numbers (ints)"
 
 # %% [markdown]
-# ## A branch: the trace is a value, not a type
+# ## A branch: each run records its own path
 #
 # A Python `if` can look at a value while the program runs. Take
 #

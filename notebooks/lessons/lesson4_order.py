@@ -67,7 +67,7 @@ assert all(name in {"u", "v", "w", "L"} for name in ORDER_WORKERS), "list only t
 #
 # Every node joins the queue once and every edge is counted down once, so the pass takes time proportional to nodes plus edges. Scanning the records again and again for "some node whose inputs are all listed" gives the same order, but its work grows with the **square** of the number of nodes: hopeless on a graph of a million.
 #
-# **Question 2.** Take the records of the diamond, `{"L": ("mul", ["t", "t"]), "t": ("add", ["a", "x"]), "a": ("mul", ["x", "x"])}`. Set `WAITING` to a dict giving each node's count at the start of Kahn's algorithm (step 1).
+# **Question 2.** Take these records, shaped like the diamond but with one change: t = a + x, so t reads a once and the leaf x once (in the diamond, t = a + a reads a twice): `{"L": ("mul", ["t", "t"]), "t": ("add", ["a", "x"]), "a": ("mul", ["x", "x"])}`. Set `WAITING` to a dict giving each node's count at the start of Kahn's algorithm (step 1).
 
 # %% answer grade_id="kahn_counts_solution"
 # WAITING: a dict of node name -> whole number, for example {"p": 1}
@@ -302,7 +302,7 @@ CHOICE_SAME_SOURCE = "C"
 assert CHOICE_SAME_SOURCE in {"A", "B", "C"}, "CHOICE_SAME_SOURCE should be one of the strings \"A\", \"B\" or \"C\""
 
 # %% [markdown]
-# A computer that "remembers what it did" remembers one run, not the program. That is also why a trace can be perfectly right about a program that computes the wrong function: it records faithfully whatever ran.
+# A computer that "remembers what it did" remembers one run, not the program. For the same reason a trace cannot catch a bug in the program: if the code computes something other than what its author meant, the trace faithfully records what the code did, and the sweep differentiates that, exactly.
 #
 # ## Key points
 #

@@ -7,9 +7,9 @@
 # is given away: the stale-value story sweeps its two nodes by hand with SLOPES.
 
 # %% [markdown]
-# # Lesson 5 · What the sweep keeps: the memory bill, checkpoints, and a promise about the past
+# # Lesson 5 · What the sweep keeps: the memory bill, checkpoints, and values that must not change
 #
-# Lesson 2 ended on a warning: storage is the main expense of reverse mode. The backward sweep runs after the forward pass has finished, and every number it multiplies by must still be there when it arrives. On the diamond that is a handful of floats. On a network with a thousand layers, and millions of values per layer, it is the central engineering problem of training.
+# Lesson 2 warned that memory, more than arithmetic, is what reverse mode costs. The backward sweep starts only after the forward pass is over, and each number it will multiply by has to survive until the sweep gets there. For the diamond that is a few floats. For a network a thousand layers deep, with millions of values in every layer, keeping them is the hardest engineering problem of training.
 #
 # This lesson makes the bill exact. You will work out which values each operation's slopes read, check that those values were not changed after they were saved, and then trade memory for time: keep only a few values, and recompute the rest when the sweep needs them.
 #
@@ -116,7 +116,7 @@ bill = {name for names in saved_for_backward(diamond).values() for name in names
 assert bill == {"x", "t"}, bill
 
 # %% [markdown]
-# ## A promise about the past
+# ## A saved value must stay the same
 #
 # The record is only as good as the values in it. Suppose a stored value is changed **in place** after a node saved it: an optimizer updates a weight before the sweep has run, or memory is reused for a new result, or an in-place operation such as `x += 1` overwrites a buffer that a product still needs. The sweep later reads that slot, finds a number, and multiplies by it. The number is simply the wrong one, and nothing in the arithmetic can tell.
 #
@@ -137,9 +137,9 @@ stored["x"] = 5.0  # x is replaced in place, after p saved it
 print("dL/dw after x was replaced:  ", sweep_for_w(stored))
 
 # %% [markdown]
-# 24 the first time, 60 the second, and no error. Every value in the record is a promise: *this is the number the run used*. Nothing in the arithmetic enforces it.
+# 24 the first time, 60 the second, and no error. Each stored value silently claims *this is the number the run used*, and the sweep takes the claim on trust: no step of the arithmetic can tell a replaced number from the original.
 #
-# Frameworks check the promise instead of trusting it. PyTorch gives every tensor a version counter that each in-place operation increments. When a node saves a tensor for the sweep, it also notes the counter. When the sweep reads the tensor, it compares, and on a mismatch it stops with *"one of the variables needed for gradient computation has been modified by an inplace operation"*. A loud error in place of a silently wrong gradient.
+# Frameworks check the claim instead of trusting it. PyTorch gives every tensor a version counter that each in-place operation increments. When a node saves a tensor for the sweep, it also notes the counter. When the sweep reads the tensor, it compares, and on a mismatch it stops with *"one of the variables needed for gradient computation has been modified by an inplace operation"*. A loud error in place of a silently wrong gradient.
 #
 # You will write that check on our records. A replacement is a pair `(position, name)`: right after `graph[position]` ran, the stored value of `name` was replaced.
 #
@@ -316,6 +316,6 @@ if measured:
 # ## Key points
 #
 # - The backward sweep needs the values its slopes read: a product's other factor, tanh's own output, nothing for a sum. Those values, each stored once, are the memory bill.
-# - The record is a promise about the past. A saved value replaced in place gives a wrong gradient with no error; version counters, like `stale_reads`, turn that into a loud failure.
+# - A saved value has to be the one the run used. Replaced in place, it gives a wrong gradient with no error; version counters, like `stale_reads`, turn that into a loud failure.
 # - Storing everything is fast and takes n values; recomputing everything from the leaves takes one value and quadratic time.
 # - Checkpoints are the dial between the two: keep one value every `every` nodes, recompute each segment once, and hold about n / every + every values for less than one extra forward pass.

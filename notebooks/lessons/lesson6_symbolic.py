@@ -56,7 +56,7 @@
 #
 # In Lesson 2 a fan-out meant `+=`. Here the first contribution that reaches a name simply **is** its gradient node. Each later contribution appends one `add` node: the sum of the gradient node so far and the new contribution, which becomes the name's gradient node from then on. Nothing is ever overwritten: a node, once appended, keeps its meaning, and other nodes may already read it.
 #
-# After the sweep, every name that received nothing (L does not depend on it) needs a node of value 0.0. One node `sub(one, one)` serves them all.
+# After the sweep, look for names that received no contribution at all, because L does not depend on them. If there is at least one, the recipe appends **one** node `sub(one, one)`, of value 0.0, and it is the gradient node of all of them. If every name received something, as in the worked example below and in the diamond, no zero node is appended.
 #
 # ## Worked example: L = (a·b + c)²
 #
@@ -84,7 +84,7 @@ draw(g2_abc, values_abc)
 #
 # The diamond is a = x · x, t = a + a, L = t · t. Build its gradient graph on paper with the recipe above: the seed, then L, then t, then a, with an `add` node for every contribution after the first one a name receives.
 #
-# Set `DIAMOND_NEW_NODES` to the number of new nodes the recipe appends.
+# Set `DIAMOND_NEW_NODES` to the number of new nodes the recipe appends after L: every node of graph2 that is not one of the diamond's three, the `one` seed included, and a zero node only if the diamond needs one.
 
 # %% answer grade_id="diamond_new_nodes_solution"
 # DIAMOND_NEW_NODES: a whole number
@@ -220,7 +220,7 @@ assert CHOICE_AGAIN in {"A", "B", "C"}, "CHOICE_AGAIN should be one of the strin
 #
 # ## The cost
 #
-# The recipe appends, per edge, at most three nodes for the slope, one `mul` for the contribution and one `add` for the fan-out: 5 in the worst case (the edge from b of a `div`), plus the `one` seed and the `zero` at the end. So graph2 grows **linearly** in the edges of the graph, like Lesson 2's sweep, and building it takes linear time.
+# The recipe appends, per edge, at most three nodes for the slope, one `mul` for the contribution and one `add` for the fan-out: 5 in the worst case (the edge from b of a `div`). On top of those come the `one` seed, always, and at most one zero node, only when some name receives nothing: at most 2 more. So graph2 grows **linearly** in the edges of the graph, like Lesson 2's sweep, and building it takes linear time.
 #
 # That is because each gradient node is built once and then shared: the node for dL/dt is read by every contribution that needs it, not written out again. Writing each derivative out as a separate formula instead would copy every shared part into every place that uses it, the way the expression tree of Lesson 3 copies subexpressions, and the formulas can grow exponentially with depth. The same sharing that keeps the tape small keeps the derivative small.
 #
