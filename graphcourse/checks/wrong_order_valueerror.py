@@ -5,7 +5,7 @@ from graphcourse.checks import Check, call
 
 RULE = (
     "evaluate raises ValueError (or a subclass) naming the node and the missing name when a node reads a name "
-    "that has no value yet: a graph listed in the wrong order, or a missing leaf."
+    "nothing has given a value to: a node listed before one it reads, or a leaf left out of leaves."
 )
 LEAVES = {"a": 2, "b": 3, "c": 1}
 
