@@ -229,3 +229,31 @@ def test_a_strategy_given_as_a_function_is_built_once_and_drawn_as_hypothesis_dr
     for recorder, check in zip(recorded, (lazy, ready)):
         recorder.search(check, lambda check, case, reply: None)
     assert recorded[0].cases == recorded[1].cases and len(recorded[0].cases) >= 5
+
+
+def test_times_edited_in_the_header_refuse_the_whole_store():
+    """A hand-in that relaxed the reference's times (and left every entry as it was) changes no later grade."""
+    data = stored()
+    assert b"0.0125" in data
+    with pytest.raises(prepared.StoreError, match="times or entries edited"):
+        prepared.loads(data.replace(b"0.0125", b"9.0125"), CHECKS, source_digest=DIGEST)
+    header = json.loads(data.split(b"\n", 1)[0])
+    header["seconds"][0][2] = 9.0125
+    header.pop("digest")
+    with pytest.raises(prepared.StoreError, match="times or entries edited"):  # a header without its digest
+        prepared.loads(json.dumps(header, sort_keys=True).encode() + b"\n" + data.split(b"\n", 1)[1], CHECKS,
+                       source_digest=DIGEST)
+
+
+def test_a_process_that_ran_learner_code_never_writes_the_store(tmp_path, monkeypatch):
+    from autograder.sandbox import parent
+    from autograder.tools import prepare
+
+    monkeypatch.setattr(prepare, "contents", lambda: (stored(), []))
+    monkeypatch.setattr(parent, "_LEARNER_CODE_RAN", [True])
+    with pytest.raises(prepared.StoreError, match="learner's code"):
+        prepare.write(tmp_path / prepared.NAME, force=True)
+    assert not (tmp_path / prepared.NAME).exists()
+    monkeypatch.setattr(parent, "_LEARNER_CODE_RAN", [])
+    prepare.write(tmp_path / prepared.NAME, force=True)
+    assert (tmp_path / prepared.NAME).read_bytes() == stored()

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from autograder.grading.submission import Chunk, load
-from autograder.sandbox import cgroups, isolation, reply_bounds
+from autograder.grading import prepared
+from autograder.sandbox import cgroups, isolation, landlock, reply_bounds
 from autograder.sandbox.parent import Limits, Sandbox, tree_processes
 from autograder.sandbox.removal import remove_tree
 from tests.conftest import ROOT
@@ -308,6 +309,67 @@ def test_limits_mode_kills_a_process_that_left_the_sandbox_before_close_returns(
         assert sandbox.call("users_of", [SMALL_GRAPH, "p"])["value"] == ["z"]
         assert survivors(marker, wait=3.0), "the hostile file left no process: nothing was tested"
     assert not survivors(marker), "a learner process outlived the sandbox"
+
+
+needs_landlock = pytest.mark.skipif(not landlock.abi(), reason="this kernel has no Landlock")
+WRITER = """
+import os
+
+def tried(paths):
+    said = {}
+    for path in paths:
+        try:
+            with open(path, "ab"):  # opened for writing, nothing written: the test harms no file if this succeeds
+                pass
+            said[path] = "written"
+        except OSError as err:
+            said[path] = type(err).__name__
+    return said
+"""
+
+
+@needs_landlock
+def test_limits_mode_learner_code_writes_only_in_its_own_folder(limits_mode, tmp_path):
+    """The course's store, the kit's own files and a results file the grader will write: none can be opened for
+    writing; the child's folder can (Landlock)."""
+    store = prepared.path()
+    before = store.read_bytes() if store.exists() else None
+    outside = [str(store), str(ROOT / "autograder" / "cli.py"), str(tmp_path / "results.json")]
+    with Sandbox([Chunk("w", WRITER)]) as sandbox:
+        said = sandbox.call("tried", [[*outside, "mine"]])["value"]
+    assert said == {**{path: "PermissionError" for path in outside}, "mine": "written"}
+    assert not (tmp_path / "results.json").exists()
+    assert (store.read_bytes() if store.exists() else None) == before
+
+
+@pytest.mark.skipif(isolation.pid_namespace() is None, reason="no PID namespace can be made here")
+def test_limits_mode_without_a_cgroup_still_ends_a_process_that_left_with_setsid(limits_mode, monkeypatch):
+    """No cgroup to kill through: setsid_escape's grandchild (in /, with an empty environment) dies with the
+    child's PID namespace before close returns."""
+    monkeypatch.setattr(cgroups, "new_group", lambda *args: None)
+    marker = MARKER + "setsid_escape"
+    with Sandbox(load(HOSTILE / "setsid_escape.py").chunks) as sandbox:
+        assert sandbox.call("users_of", [SMALL_GRAPH, "p"])["value"] == ["z"]
+        assert survivors(marker, wait=3.0), "the hostile file left no process: nothing was tested"
+    assert not survivors(marker), "a learner process outlived the sandbox"
+
+
+@pytest.mark.slow
+def test_limits_mode_output_file_is_the_graders_and_no_process_outlives_it(tmp_path):
+    """setsid_escape leaves a process in a session of its own, in / and with an empty environment, that looks for
+    the grader's --output in /proc and replaces it with forged results. The grader's file stays its own."""
+    marker = MARKER + "setsid_escape"
+    env = {key: value for key, value in os.environ.items() if key != isolation.MODE_ENV}
+    done = subprocess.run([sys.executable, "-m", "autograder", "grade", str(HOSTILE / "setsid_escape.py"),
+                           "--isolation", "limits", "--output", "out.json"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    written = (tmp_path / "out.json").read_text()
+    assert json.loads(written)["score"] > 0
+    time.sleep(2)  # the forger looks every 0.1 s
+    assert (tmp_path / "out.json").read_text() == written
+    assert not list(tmp_path.glob("*.forged"))
+    assert not survivors(marker), "a learner process outlived the grader"
 
 
 # ---------------------------------------------------------------- a user without root

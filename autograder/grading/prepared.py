@@ -14,12 +14,17 @@ again on the image). For the course's own checks it holds:
 The file is JSON (data, never code): a first line, the header, then one JSON list of cases per
 entry. The header names the format, a digest of everything the contents follow from
 (``made_from``: the kit's and the course's files, Hypothesis's version, Python's), the machine
-the times were measured on, the times, and each entry's place and sha256. A stale store (a
-source changed since it was written) is ignored whole; an entry whose bytes do not match its
-sha256 (damaged or edited) is ignored alone, and what it held is worked out as without a store.
-Entries are read and decoded only when a check asks for them. The times are used only on the
-machine that measured them. Learner code never writes there: the sandbox child sees neither
-the kit's folder nor the course's.
+the times were measured on, the times, each entry's place and sha256, and ``digest``, the sha256
+of all of that (the times included). A stale store (a source changed since it was written) is
+ignored whole, and so is one whose header does not match its digest (damaged, or its times
+edited); an entry whose bytes do not match its sha256 is ignored alone, and what it held is
+worked out as without a store. Entries are read and decoded only when a check asks for them. The
+times are used only on the machine that measured them.
+
+Only `make prepare` writes it, in a process that has run no learner code (tools/prepare.py
+refuses otherwise). Learner code never writes there: in full isolation the sandbox child sees
+neither the kit's folder nor the course's, and with limits only it may write nowhere but its own
+folder (Landlock, autograder/sandbox/landlock.py), where the kernel allows.
 """
 
 import dataclasses
@@ -241,7 +246,14 @@ def dumps(examples, inputs, seconds, source_digest=None, measured_on=None):
         "seconds": [[fn, label, float(s)] for (fn, label), s in seconds.items()],
         "entries": entries,
     }
+    header["digest"] = header_digest(header)
     return json.dumps(header, sort_keys=True).encode("ascii") + b"\n" + b"".join(parts)
+
+
+def header_digest(header):
+    """The sha256 of a header's every field but ``digest`` itself: its times, machine and entries' places included."""
+    fields = {key: value for key, value in header.items() if key != "digest"}
+    return hashlib.sha256(json.dumps(fields, sort_keys=True).encode("ascii")).hexdigest()
 
 
 def loads(data, checks, source_digest=None):
@@ -257,6 +269,8 @@ def loads(data, checks, source_digest=None):
         raise StoreError(f"not a store of format {FORMAT}")
     if header.get("made_from") != (source_digest or made_from()):
         raise StoreError("stale: the kit's or the course's files changed since it was written")
+    if type(header.get("digest")) is not str or header["digest"] != header_digest(header):
+        raise StoreError("its header is not the one written with it (damaged, or its times or entries edited)")
     by_id = {check.id: check for check in checks}
     body = memoryview(data)[end + 1:]
     try:

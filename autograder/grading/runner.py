@@ -293,7 +293,7 @@ _REFERENCE_MEMORY = {}
 def reference_replies(case, repeats=1, **measure):
     """The reference's replies to `case`, called `repeats` times in one fresh sandbox child, as a learner's would be."""
     source = open(judges.reference_module(case.fn).__file__, encoding="utf-8").read()
-    with Sandbox([Chunk("reference", source)]) as sandbox:
+    with Sandbox([Chunk("reference", source)], reference=True) as sandbox:
         return [sandbox.call(case.fn, list(case.args), case.kwargs, seconds=60, built=case.built, **measure,
                              **case.request()) for _ in range(repeats)]
 

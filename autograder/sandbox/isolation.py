@@ -20,8 +20,13 @@ and `prlimit`, coreutils' `chroot`):
 
 When neither works, a sandbox starts only if weaker isolation is asked for by name
 (GRAPHKIT_SANDBOX=limits): the child then runs with resource limits in a clean temporary
-folder, and `sweep()` hunts processes that left its process group. Otherwise starting one
-raises IsolationError, which says what is missing and the two fixes.
+folder. Even then it writes nowhere but that folder where the kernel has Landlock (landlock.py:
+not the course's store, not the kit, not a results file), and it runs in a PID namespace of its
+own where `unshare` can make one (as root, or through an unprivileged user namespace), so that no
+process of it outlives the sandbox, setsid, chdir and a cleared environment included; its
+cgroup, where one can be made, kills them too, and `sweep()` hunts processes that left its
+process group. Otherwise starting one raises IsolationError, which says what is missing and the
+two fixes.
 """
 
 import functools
@@ -34,6 +39,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from autograder.sandbox import landlock
 from autograder.sandbox.cgroups import cgroup_base, v1_bases, v2_caps
 from autograder.sandbox.removal import remove_tree
 
@@ -205,9 +211,44 @@ def mode():
 
 
 def command_prefix(folder, uid, folder_bytes, folder_files, processes):
-    """The command that runs the rest of the command line isolated, in `folder`, as `uid` (nothing with limits only)."""
+    """The command that runs the rest of the command line isolated, in `folder`, as `uid`; with limits only, a PID
+    namespace of its own where one can be made (else nothing)."""
     way = variant()
-    return _full_prefix(way, folder, uid, folder_bytes, folder_files, processes) if way else []
+    if way:
+        return _full_prefix(way, folder, uid, folder_bytes, folder_files, processes)
+    return pid_namespace() or []
+
+
+def _pid_prefix(as_root):
+    """unshare's command for a PID namespace whose processes all die with its first one (and it with unshare)."""
+    user = [] if as_root else ["--user", "--map-root-user"]
+    return [_tool("unshare"), *user, "--pid", "--fork", "--kill-child", "--"]
+
+
+@functools.lru_cache(maxsize=1)
+def pid_namespace():
+    """Limits mode: the command prefix that gives the child a PID namespace of its own, or None where none can be made.
+
+    A process that calls setsid, changes folder and clears its environment is still in the namespace, and
+    every process in it dies when its first one does.
+    """
+    for as_root in (True, False) if os.geteuid() == 0 else (False,):
+        prefix = _pid_prefix(as_root)
+        if not os.path.isabs(prefix[0]):
+            return None
+        try:
+            done = subprocess.run([*prefix, interpreter(), "-I", "-S", "-c", "import os; print(os.getpid())"],
+                                  capture_output=True, text=True, timeout=20, env={"PATH": "/usr/bin:/bin"}, cwd="/")
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if done.returncode == 0 and done.stdout.split() == ["1"]:
+            return prefix
+    return None
+
+
+def write_barrier():
+    """Whether, with limits only, the child may write beneath its own folder alone (Landlock): never needed in full."""
+    return variant() is None and landlock.abi() > 0
 
 
 def prepare_folder(folder, script, full=None):
@@ -289,11 +330,21 @@ def report():
             f"user: {user}, no capabilities, no new privileges",
         ]
     else:
-        lines.append(
-            "processes: every process in the child's cgroup is killed after each check where one can be made; "
-            "elsewhere its process group is, and escaped processes that still carry its folder (working folder or "
-            "TMPDIR) are hunted down: one that drops both can outlive grading"
-        )
+        if pid_namespace():
+            lines.append("processes: a PID namespace per child; every process dies with the check (setsid included)")
+        else:
+            lines.append(
+                "processes: no PID namespace can be made here; every process in the child's cgroup is killed after "
+                "each check where one can be made; elsewhere its process group is, and escaped processes that still "
+                "carry its folder (working folder or TMPDIR) are hunted down: one that drops both can outlive grading"
+            )
+        if landlock.abi():
+            lines.append(f"files: Landlock (ABI {landlock.abi()}): learner code writes only in its own folder, so it "
+                         "cannot change the course's store, the kit or a results file; it can read what the grader's "
+                         "user can")
+        else:
+            lines.append("files: this kernel has no Landlock: learner code can read and write what the grader's user "
+                         "can, the course's store and the kit's files included")
     lines += [f"missing: {m}" for m in missing]
     if cgroup_base() is not None:
         lines.append(f"CPU time (linear_time): a cgroup per child under {cgroup_base()}, exited processes included")

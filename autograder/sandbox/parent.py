@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.course import active
-from autograder.sandbox import cgroups, isolation, reply_bounds
+from autograder.sandbox import cgroups, isolation, landlock, reply_bounds
 from autograder.sandbox.removal import remove_tree
 
 HERE = Path(__file__).parent
@@ -253,11 +253,13 @@ def tree_processes(limits, group):
     return max(2, min(limits.processes, limits.sandbox_memory_bytes // limits.memory_bytes))
 
 
-def _prepare_child(limits, group, processes, process_limit=True):
+def _prepare_child(limits, group, processes, process_limit=True, writable=None):
     """What the child runs between fork and exec: join its own cgroups (if any), then take its limits.
 
     Without `process_limit` the process limit is set later, inside the child's user namespace, where it
     counts that namespace's processes alone (a limit set here would count every process of the grader's user).
+    With `writable` (limits mode, where the kernel has Landlock), the child may write only beneath that
+    folder from then on: a failure to set that up ends the child before it runs anything.
     """
 
     def apply():
@@ -276,6 +278,8 @@ def _prepare_child(limits, group, processes, process_limit=True):
         ):
             if value is not None:
                 resource.setrlimit(kind, (value, value))
+        if writable is not None:
+            landlock.restrict(writable)  # last: joining the cgroups above writes outside the folder
 
     return apply
 
@@ -316,12 +320,24 @@ def tree_pids(pid):
     return seen
 
 
-class Sandbox:
-    """Runs one submission's code chunks in a child process and answers calls on it."""
+_LEARNER_CODE_RAN = []  # set once a sandbox of this process has loaded code other than the course's references
 
-    def __init__(self, chunks, limits=Limits()):
+
+def learner_code_ran():
+    """Whether this process has started a child that ran a learner's code (files it writes are then suspect)."""
+    return bool(_LEARNER_CODE_RAN)
+
+
+class Sandbox:
+    """Runs one submission's code chunks in a child process and answers calls on it.
+
+    `reference`: the chunks are the course's own references, not a learner's (learner_code_ran stays as it is).
+    """
+
+    def __init__(self, chunks, limits=Limits(), reference=False):
         self.chunks = [{"label": c.label, "code": c.code} for c in chunks]
         self.limits = limits
+        self.reference = reference
         self.load_errors = []
         self.restarts = 0
         self.outputs = []
@@ -348,6 +364,8 @@ class Sandbox:
         full isolation is not available and weaker was not asked for.
         """
         isolation.mode()
+        if not self.reference:
+            _LEARNER_CODE_RAN[:] = [True]
         self.restarts += 1
         self._folder = tempfile.mkdtemp(prefix="graphkit-sandbox-")
         script = isolation.prepare_folder(self._folder, child_script())
@@ -369,7 +387,8 @@ class Sandbox:
             stderr=subprocess.STDOUT,
             pass_fds=(req_r, rep_w),
             start_new_session=True,
-            preexec_fn=_prepare_child(limits, self._group, processes, isolation.variant() != "userns"),
+            preexec_fn=_prepare_child(limits, self._group, processes, isolation.variant() != "userns",
+                                      writable=self._folder if isolation.write_barrier() else None),
         )
         os.close(req_r)
         os.close(rep_w)

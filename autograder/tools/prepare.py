@@ -21,6 +21,7 @@ from pathlib import Path
 from autograder.course import active
 from autograder.files import write_atomic
 from autograder.grading import prepared, runner
+from autograder.sandbox import parent
 
 
 def kit_modules():
@@ -73,6 +74,10 @@ def contents(checks=None):
         if check.expect == "linear_time":
             for case in cases:
                 seconds[(case.fn, case.label)] = runner.reference_seconds(case)
+        if check.expect == "linear_growth":  # every size the growth is measured at
+            for case in cases:
+                for _size, each in check.growth(case)[1]:
+                    seconds[(each.fn, each.label)] = runner.reference_seconds(each)
     data = prepared.dumps(examples, inputs, seconds)
     held = prepared.loads(data, checks)  # what a grader will read back: the very same cases, or no store
     for check in checks:
@@ -96,6 +101,8 @@ def write(where=None, force=False, stream=None):
         return where
     started = time.perf_counter()
     data, left_out = contents()
+    if parent.learner_code_ran():  # what it measured or drew could have been steered: never written
+        raise prepared.StoreError("this process has run a learner's code; only a process that ran none writes the store")
     write_atomic(where, data)
     if stream is not None:
         for line in left_out:
