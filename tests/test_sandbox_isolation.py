@@ -354,6 +354,17 @@ def test_limits_mode_without_a_cgroup_still_ends_a_process_that_left_with_setsid
     assert not survivors(marker), "a learner process outlived the sandbox"
 
 
+def test_close_all_ends_every_child_still_running():
+    """What the CLI does before it writes --output: no sandbox child of the process is left."""
+    from autograder.sandbox import parent
+
+    sandbox = Sandbox([Chunk("x", "def f():\n    return 1\n")])
+    assert sandbox.call("f", [])["value"] == 1
+    pid = sandbox._proc.pid
+    assert parent.close_all() == 1 and sandbox._proc is None
+    assert not os.path.exists(f"/proc/{pid}") and parent.close_all() == 0
+
+
 @pytest.mark.slow
 def test_limits_mode_output_file_is_the_graders_and_no_process_outlives_it(tmp_path):
     """setsid_escape leaves a process in a session of its own, in / and with an empty environment, that looks for
