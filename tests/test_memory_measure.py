@@ -108,6 +108,16 @@ def test_without_a_memory_cgroup_the_memory_family_is_not_graded_and_says_why(no
     assert test["max_score"] == 0 and test["score"] == 0 and "not graded" in test["output"]
 
 
+def test_a_grade_cell_is_scaled_over_the_checks_that_were_graded(no_memory_cgroup):
+    """The function's grade cell keeps its points: a right answer earns all of them from the checks graded."""
+    from autograder.grading import cellgrades
+
+    gradients = [c for c in checks.all_checks() if c.id == "checkpoint_gradients/chains"]
+    graded = runner.grade(Submission(Path("m"), [Chunk("m", reference_source("memory"))]), gradients + MEMORY_CHECKS)
+    cell = cellgrades._function_cell(graded.results, 5, [])
+    assert cell["score"] == 5 and "not graded  checkpoint_memory/chain (0/0)" in cell["summary"]
+
+
 def test_without_a_memory_cgroup_a_wrong_answer_still_fails_on_its_answer(no_memory_cgroup):
     source = zoo.source(zoo.entry("buggy_checkpoint_zeros"))
     (result,) = _memory_grade(source).results

@@ -104,11 +104,12 @@ def pictures(failed):
 
 def _function_cell(results, most, problems):
     earned = sum(r.score for r in results)
-    possible = sum(r.check.points for r in results)
+    possible = sum(r.points for r in results)  # a check this machine could not measure counts for nothing
     score = round(most * earned / possible, 4) if possible else 0.0
     failed = [r for r in results if not r.passed]
     lines = [f"hidden checks: {earned:g}/{possible:g} points, {len(results) - len(failed)} of {len(results)} passed"]
-    lines += [f"  {'passed' if r.passed else 'FAILED'}  {r.check.id} ({r.score:g}/{r.check.points:g})" for r in results]
+    lines += [f"  {'passed' if r.passed else 'FAILED' if r.graded else 'not graded'}  {r.check.id} ({r.score:g}/{r.points:g})"
+              for r in results]
     for misconception, ids in feedback.misconceptions(results):
         lines += ["", f"likely misconception: {misconception}", f"  it cost: {', '.join(ids)}"]
     if failed and problems:
