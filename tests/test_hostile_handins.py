@@ -498,14 +498,15 @@ def test_checking_is_capped_and_stays_inert():
 
 
 def test_lesson_notebooks_are_left_alone():
-    """The course's own notebooks, markdown, tables and math included, show as before but for their headings' ids; plain markdown stays as written."""
+    """The course's own notebooks, markdown, tables and math included, show as before but for their headings' ids and the cells' ids; plain markdown stays as written."""
     for lesson in LESSONS:
         nb = json.loads(lesson.notebook_path().read_text(encoding="utf-8"))
         before = json.loads(json.dumps(nb))
         sanitize_notebook(nb)
+        assert [cell.get("id") for cell in nb["cells"]] == [f"cell-{n}" for n in range(len(nb["cells"]))]
         for old, new in zip(before["cells"], nb["cells"]):
             old_source = "".join(old["source"])
-            if old == new:
+            if {**old, "id": new.get("id")} == new:  # the cell's id is the kit's: its position
                 continue  # every code cell, and each markdown cell without a heading
             assert old["cell_type"] == "markdown" and re.search(r"^#+ ", old_source, re.M), old_source[:80]
             old_page = re.sub(r' id="[^"]*"|<a class="anchor-link" href="#[^"]*">&#182;</a>', "",

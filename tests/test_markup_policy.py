@@ -25,6 +25,7 @@ are built below. The formgrader in a real browser is tested by tests/e2e/test_br
 import collections
 import html
 import json
+import re
 from html.parser import HTMLParser
 from types import SimpleNamespace
 
@@ -171,16 +172,35 @@ def both(pages):
 def test_no_id_of_the_learner_reaches_either_page(pages):
     """Forged grade cells (heading text, id attributes) and headings named as the page's own elements add no id.
 
-    The one id a hostile cell adds is nbconvert's anchor of a code cell, ``cell-id=`` and the
-    cell's id: no element the formgrader or the feedback page looks up has an id with ``=``.
+    The one id a hostile cell adds is nbconvert's anchor of a cell, ``cell-id=`` and the id the kit
+    gave the cell: no element the formgrader or the feedback page looks up has an id with ``=``.
     """
-    anchors = {f"cell-id={cell['id']}" for cell in pages.nb["cells"] if cell["cell_type"] == "code"}
+    anchors = {f"cell-id={cell['id']}" for cell in pages.nb["cells"]}
+
+    def own(ids):
+        return collections.Counter({name: n for name, n in ids.items() if not name.startswith("cell-id=")})
+
     for where, page, template in both(pages):
-        added = page.ids - template.ids
-        assert set(added) <= anchors and page.ids - added == template.ids, f"{where}: ids the learner added: {added}"
+        added = own(page.ids) - own(template.ids)
+        assert not added and own(page.ids) == own(template.ids), f"{where}: ids the learner added: {added}"
+        assert set(page.ids) - set(own(page.ids)) <= anchors, where
         assert not any("=" in name for name in template.ids if not name.startswith("cell-id=")), where
     for grade_id in pages.ids:  # the one element of that id is nbgrader's own score box
         assert pages.form.tagged[grade_id] == [("input", ("score", "tabbable"))], grade_id
+
+
+def test_cell_ids_on_both_pages_are_the_kits(pages):
+    """Every cell's id is the kit's (its position), so nbconvert's anchor ``cell-id=...`` carries nothing of the learner's."""
+    assert [cell["id"] for cell in pages.nb["cells"]] == [f"cell-{n}" for n in range(len(pages.nb["cells"]))]
+    for where, page, _template in both(pages):
+        anchors = [name for name in page.ids if name.startswith("cell-id=")]
+        assert anchors and all(re.fullmatch(r"cell-id=cell-\d+", name) for name in anchors), (where, anchors)
+    nb = hostile_notebook()
+    nb["cells"][0]["id"] = "answer_order"  # a valid nbformat id, the same as a grade id
+    from autograder.nbgrader.sanitize_markup import sanitize_notebook
+
+    sanitize_notebook(nb)
+    assert "answer_order" not in Elements(feedback_html(nb)).ids
 
 
 def test_no_class_of_the_learner_reaches_either_page(pages):

@@ -638,7 +638,20 @@ def sanitize_notebook(nb):
     capped = {id(cell) for cell in cap_notebook(nb)}
     cells = nb.get("cells") if isinstance(nb.get("cells"), list) else []
     budget = Budget()
-    return sum(sanitize_cell(cell, budget) or id(cell) in capped for cell in cells if isinstance(cell, dict))
+    return sum(kit_cell_id(cell, position) | sanitize_cell(cell, budget) | (id(cell) in capped)
+               for position, cell in enumerate(cells) if isinstance(cell, dict))
+
+
+def kit_cell_id(cell, position):
+    """Give a cell that has an id the kit's (``cell-<position>``); return whether it changed.
+
+    nbconvert writes a cell's id into the page as an element id (``id="cell-id=..."``), so a learner's id
+    never reaches a page: the kit's are unique, one word, and name no grade cell.
+    """
+    if "id" not in cell or cell["id"] == f"cell-{position}":
+        return False
+    cell["id"] = f"cell-{position}"
+    return True
 
 
 class SanitizeMarkup(Preprocessor):
