@@ -7,6 +7,8 @@ Nothing here runs code.
 
 import json
 
+from exercises.widget_answers import answers_chunk, saved_answers
+
 
 def cell_source(cell):
     """A cell's source as one string, whether stored as a string or a list of lines."""
@@ -53,9 +55,13 @@ def code_cells(nb, name, is_test=is_test_cell):
     """([(label, code)], [notes]) for the learner's code cells of a notebook (a parsed JSON dict).
 
     Labels name the cell by its position, as "graph.ipynb cell 7"; test cells
-    (``is_test``) and empty cells are left out.
+    (``is_test``) and empty cells are left out. The answers the notebook's widgets saved
+    (exercises/widget_answers.py) come first, as one chunk of assignments.
     """
-    chunks, notes = [], []
+    answers, notes = saved_answers(nb, name)
+    chunks = []
+    if answers:  # first, so that an answer cell which sets the variable itself wins
+        chunks.append((f"{name} widget answers", answers_chunk(answers)))
     for index, cell in enumerate(cells_of(nb), start=1):
         if not isinstance(cell, dict):
             continue

@@ -95,10 +95,11 @@ def test_only_the_nbgrader_package_imports_nbgrader(graph):
     assert importers and all(m.startswith("autograder.nbgrader.") for m in importers), sorted(importers)
 
 
-# The one exception: the lessons' drawing helper draws with networkx and matplotlib. Both are in
-# the learner bundle's requirements; grading never imports the helper (the sandbox has neither
-# library), and no other module of exercises/ may lean on them.
-DRAWING = {"exercises.draw": {"networkx", "matplotlib"}}
+# The two exceptions: the lessons' drawing helper draws with networkx and matplotlib, and their
+# clickable graph is an anywidget (with traitlets, and IPython's namespace for the answers it sets).
+# All are in the learner bundle's requirements; grading never imports either helper (the sandbox
+# has none of these libraries), and no other module of exercises/ may lean on them.
+DRAWING = {"exercises.draw": {"networkx", "matplotlib"}, "exercises.graph_widget": {"anywidget", "traitlets", "IPython"}}
 
 
 def test_the_learner_side_stands_alone(graph):
@@ -110,8 +111,10 @@ def test_the_learner_side_stands_alone(graph):
 
 
 def test_grading_does_not_import_the_drawing_helper(graph):
-    """The sandbox and the grader have no networkx or matplotlib: nothing in the kit imports exercises.draw."""
-    importers = graph.find_modules_that_directly_import("exercises.draw")
+    """The sandbox and the grader have no networkx, matplotlib or anywidget: nothing in the kit imports
+    exercises.draw or exercises.graph_widget (the widget draws its static picture with draw)."""
+    assert graph.find_modules_that_directly_import("exercises.draw") <= {"exercises.graph_widget"}
+    importers = graph.find_modules_that_directly_import("exercises.graph_widget")
     assert importers == set(), sorted(importers)
 
 

@@ -38,6 +38,7 @@ LEARNER_FILES = {
     "Makefile",
     "README.md",
     "conftest.py",
+    "lab-settings.json",
     "pytest.ini",
     "requirements.txt",
     "exercises/__init__.py",
@@ -48,6 +49,11 @@ LEARNER_FILES = {
     "exercises/pytest_impl.py",
     "exercises/strategies.py",
     "exercises/tasks.py",
+    "exercises/walkthrough.py",
+    "exercises/graph_widget.py",
+    "exercises/graph_widget.js",
+    "exercises/graph_widget.css",
+    "exercises/widget_answers.py",
 }
 # The course's own files: a stub per lesson module, the public tests, a release notebook per lesson.
 EXPECTED_FILES = LEARNER_FILES | {f"exercises/{name}.py" for name in reference_modules()} | {
@@ -445,7 +451,7 @@ def test_learner_pytest_config_and_requirements_match_the_kit():
     wanted = [line.strip() for line in (ROOT / "learner" / "requirements.txt").read_text().splitlines()]
     wanted = [line for line in wanted if line and not line.startswith("#")]
     assert {re.split(r"[<>=]", w)[0] for w in wanted} == {"pytest", "hypothesis", "nbformat", "jupyterlab", "nbgrader",
-                                                                   "networkx", "matplotlib"}
+                                                                   "networkx", "matplotlib", "anywidget"}
     assert set(wanted) <= set(kit["project"]["dependencies"])
 
 

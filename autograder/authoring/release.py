@@ -8,7 +8,9 @@ The bundle is made of, and only of:
     notebooks/<assignment>/   the release notebooks, made by `nbgrader generate_assignment`
                               in a temporary copy of the course (notebooks/ is never written)
     exercises/<module>.py     the stubs and exercises/tasks.py, generated from the references here and now
-    exercises/__init__.py, draw.py, layout.py, loader.py, pytest_impl.py, exercises/tests/   copied as they are
+    exercises/__init__.py, draw.py, layout.py, loader.py, pytest_impl.py, exercises/tests/,
+    the clickable graph (graph_widget.py with its .js and .css, walkthrough.py, widget_answers.py)
+                              copied as they are
     everything under learner/ README.md, Makefile, conftest.py, CI workflow, requirements ...
 
 The whole bundle is built in memory, then scanned: a solution or hidden-test
@@ -44,6 +46,11 @@ PUBLIC = (
     "exercises/notebook.py",
     "exercises/pytest_impl.py",
     "exercises/strategies.py",
+    "exercises/walkthrough.py",
+    "exercises/graph_widget.py",
+    "exercises/graph_widget.js",
+    "exercises/graph_widget.css",
+    "exercises/widget_answers.py",
 )  # copied as they are, with exercises/tests/
 SKIP = {"__pycache__", ".ipynb_checkpoints", ".pytest_cache", ".hypothesis", ".DS_Store"}
 PRIVATE_IMPORT = re.compile(r"^\s*(?:from|import)\s+(?:autograder|solutions)\b", re.MULTILINE)

@@ -36,7 +36,8 @@ files gone from the input are removed. Nothing in the input is trusted:
   points, flags and schema versions can neither crash nbgrader nor change a score;
 * its markdown, raw cells and outputs are made inert
   (autograder.nbgrader.sanitize_markup), so nbgrader's formgrader, which shows these
-  notebooks, runs nothing a learner wrote;
+  notebooks, runs nothing a learner wrote; the answers its widgets saved are checked
+  (exercises/widget_answers.py) and kept in the notebook's metadata in their place;
 * a notebook that cannot be read (not JSON, not UTF-8, too large, no code cells, or
   nothing nbformat can open) is replaced by the release notebook, and its problem is
   recorded in cache/problems.json: every grade cell then scores 0 and shows a message
@@ -60,6 +61,7 @@ from autograder.nbgrader.capped_outputs import capped_notebook_text
 from autograder.nbgrader.course_folder import BatchError, remove
 from autograder.nbgrader.sanitize_markup import sanitize_notebook
 from autograder.pipeline import readonce, timestamps
+from exercises.widget_answers import KEPT, saved_answers
 
 SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 ID_RULE = "a letter or digit, then up to 63 letters, digits, '_', '.' or '-'"
@@ -68,7 +70,7 @@ IGNORED = (".ipynb_checkpoints",)
 MAX_RENAMED = 10  # notebooks of other names read to find a renamed lesson notebook, in name order
 # Part of every mirrored notebook's hash: raised whenever prepared() changes what it writes,
 # so notebooks mirrored by an older kit are prepared (and graded) again.
-PREPARATION = "sanitized-2"
+PREPARATION = "sanitized-3"  # 3: the widgets' answers kept
 RECEIVED = "received"  # OUT/cache/received/: the kit's copy of one notebook's bytes while it is checked
 TOO_LARGE = "clear the notebook's outputs and hand it in again"
 
@@ -313,7 +315,10 @@ def prepared(course, data, name, lesson):
     try:
         nb = nbformat.reads(capped_notebook_text(data.decode("utf-8-sig")), as_version=4)  # outputs capped first
         restored = restore_metadata(nb, json.loads(release_text))
+        clicked, _notes = saved_answers(restored, name)  # checked here; sanitizing drops the widgets' state
         sanitize_notebook(restored)
+        if clicked:
+            restored["metadata"][KEPT] = clicked
         return nbformat.writes(nbformat.from_dict(restored)) + "\n", ""
     except Exception as err:  # noqa: BLE001 - whatever stops nbformat, the learner gets 0 and the reason
         return release_text, (

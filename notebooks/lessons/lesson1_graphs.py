@@ -91,6 +91,17 @@ draw(squared, values={"a": 2, "b": 3, "c": 1, "p": 6, "z": 7, "L": 49}, title="L
 # Call `draw(graph)` on any graph of your own to check that it has the shape you meant, and `draw(graph, evaluate(graph, leaves))` once your `evaluate` below works.
 
 # %% [markdown]
+# ### Compute a graph yourself
+#
+# The next cell shows L = (a·b + c)², the worked example with its result squared, at a = 2, b = 3 and c = 1, as a graph you can click in JupyterLab. A blue outline marks a node that is ready: each of its inputs already has a value. Click a ready node and it gets its value. Click one that is not ready and you are told which input still has none. The line "order so far" lists the nodes in the order you computed them, and Reset starts over. Where no widget can run (a page converted from the notebook), the plain picture stands in.
+
+# %%
+from exercises.graph_widget import forward_graph
+
+forward_graph([("p", "mul", ["a", "b"]), ("z", "add", ["p", "c"]), ("L", "sq", ["z"])], {"a": 2, "b": 3, "c": 1}, OPS,
+              title="L = (a·b + c)²")
+
+# %% [markdown]
 # ## Your turn: questions on one small graph
 #
 # Every question in this part is about L = (a·b + a)², written as the graph
@@ -105,8 +116,21 @@ draw(squared, values={"a": 2, "b": 3, "c": 1, "p": 6, "z": 7, "L": 49}, title="L
 #
 # **Question 1.** Set `ORDER` to a list of the graph's three nodes (not the leaves), in an order in which they can be computed.
 
+# %% [markdown]
+# **Answer by clicking.** Questions 1 to 4 can all be answered in the graph below, with a = 2 and b = 3. Compute every node, one click at a time (your order is the answer to Question 1); tick the immediate inputs of q; pick the value read by two nodes; give the number of edges. Each answer is marked right or wrong as soon as you give it, with the reason.
+#
+# What you click is your answer. The widget sets `ORDER` (once every node has a value), `INPUTS_OF_Q`, `FAN_OUT_NODE` and `EDGE_COUNT` for the check cells below, and JupyterLab keeps the widget's state in the notebook when you save it, which is what the grader reads. In the answer cell of a question you answered by clicking, delete the line that raises `NotImplementedError` and leave the cell without code. To type an answer instead, write it in its answer cell as before: a typed answer counts over a clicked one. After a restart of the kernel, running the widget's cell again brings back what you had clicked when you last saved.
+
+# %%
+from exercises.graph_widget import forward_graph
+
+forward_graph([("p", "mul", ["a", "b"]), ("q", "add", ["p", "a"]), ("L", "sq", ["q"])], {"a": 2, "b": 3}, OPS,
+              title="L = (a·b + a)²", question="q",
+              answers={"order": "ORDER", "inputs": "INPUTS_OF_Q", "fan_out": "FAN_OUT_NODE", "edges": "EDGE_COUNT"})
+
 # %% answer grade_id="order_solution"
 # ORDER: a list of node names, for example ["x", "y"]
+# Answered in the widget above? Delete the line below that raises: ORDER is what you clicked.
 ### BEGIN SOLUTION
 ORDER = ["p", "q", "L"]
 ### END SOLUTION
@@ -120,6 +144,7 @@ assert all(name in {"p", "q", "L"} for name in ORDER), "list only the nodes p, q
 
 # %% answer grade_id="inputs_of_q_solution"
 # INPUTS_OF_Q: a list of names
+# Answered in the widget above? Delete the line below that raises: INPUTS_OF_Q is what you clicked.
 ### BEGIN SOLUTION
 INPUTS_OF_Q = ["p", "a"]
 ### END SOLUTION
@@ -133,6 +158,7 @@ assert all(name in {"a", "b", "p", "q", "L"} for name in INPUTS_OF_Q), "use name
 
 # %% answer grade_id="fan_out_node_solution"
 # FAN_OUT_NODE: one name, as a string
+# Answered in the widget above? Delete the line below that raises: FAN_OUT_NODE is what you clicked.
 ### BEGIN SOLUTION
 FAN_OUT_NODE = "a"
 ### END SOLUTION
@@ -146,6 +172,7 @@ assert FAN_OUT_NODE in {"a", "b", "p", "q", "L"}, "use a name from the graph"
 
 # %% answer grade_id="edge_count_solution"
 # EDGE_COUNT: a whole number
+# Answered in the widget above? Delete the line below that raises: EDGE_COUNT is what you clicked.
 ### BEGIN SOLUTION
 EDGE_COUNT = 5
 ### END SOLUTION

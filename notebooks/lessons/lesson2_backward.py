@@ -109,6 +109,17 @@ assert isinstance(ASSIGN_X, (int, float)) and not isinstance(ASSIGN_X, bool), "A
 assert FIRST_WRONG in {"x", "a", "t", "L"}, "FIRST_WRONG should be one of \"x\", \"a\", \"t\", \"L\""
 
 # %% [markdown]
+# ### Run the sweep by hand
+#
+# Answer the question above before you use this. The next cell shows the diamond at x = 2 as a graph you click in JupyterLab, one node per step of the sweep. A blue outline marks a node whose gradient is complete, because every node that reads it has already sent its contribution: only such a node may pass its gradient on, and a click anywhere else is refused with the reader still to come. Each click writes on every edge the contribution that travels along it, and each box shows what arrived and, at a fan-out, the sum. Tick the switch to make each contribution replace what was there instead of adding to it, then sweep again: the node that goes wrong first turns red, and the last line says what x receives. Where no widget can run, the plain picture stands in.
+
+# %%
+from exercises.graph_widget import backward_graph
+
+backward_graph([("a", "mul", ["x", "x"]), ("t", "add", ["a", "a"]), ("L", "mul", ["t", "t"])], {"x": 2}, OPS,
+               title="the diamond: a = x·x, t = a + a, L = t·t")
+
+# %% [markdown]
 # ## Your turn: `backward(graph, values, output=None)`
 #
 # Write the backward sweep. It returns a **new** dict with an entry for every name in `values` (leaves and nodes), mapping it to dL/d(name).

@@ -41,8 +41,21 @@ draw([("u", "mul", ["x", "y"]), ("v", "sq", ["x"]), ("w", "add", ["u", "v"]), ("
 # %% [markdown]
 # **Question 1.** Set `ORDER_WORKERS` to a list of the four nodes u, v, w and L in an order in which they can be computed.
 
+# %% [markdown]
+# In JupyterLab you can also order the records by clicking. The next cell shows them, built from the dict in its own order, as a graph at x = 1 and y = 2: a blue outline marks a node whose inputs all have values, a click computes it, and a click on any other node says which input is missing. Once all four have values, the order you clicked is your `ORDER_WORKERS`: the widget sets it, and JupyterLab keeps it in the notebook when you save. Then delete the line that raises in the answer cell below, or type your own list there, which counts instead.
+
+# %%
+from exercises.graph_widget import forward_graph
+from math import tanh
+
+records = {"u": ("mul", ["x", "y"]), "w": ("add", ["u", "v"]), "v": ("sq", ["x"]), "L": ("tanh", ["w"])}
+forward_graph([(name, op, inputs) for name, (op, inputs) in records.items()], {"x": 1, "y": 2},
+              {"mul": lambda a, b: a * b, "add": lambda a, b: a + b, "sq": lambda a: a * a, "tanh": tanh},
+              title="the two workers' records", answers={"order": "ORDER_WORKERS"})
+
 # %% answer grade_id="order_workers_solution"
 # ORDER_WORKERS: a list of node names, for example ["x", "y"]
+# Ordered them in the widget above? Delete the line below that raises: ORDER_WORKERS is what you clicked.
 ### BEGIN SOLUTION
 ORDER_WORKERS = ["u", "v", "w", "L"]
 ### END SOLUTION
