@@ -74,6 +74,17 @@ OUT ?= out
 grade: $(READY)
 	$(BIN)/python -m autograder.pipeline.batch --out $(OUT) --workers $(JOBS) $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS))
 
+## make history STUDENT=id [LESSON=assignment] [OUT=out]: one learner's grades over time (OUT/history.jsonl), each with what made it
+.PHONY: history regrade
+history: $(READY)
+	$(if $(STUDENT),,$(error name the learner: make history STUDENT=id [LESSON=assignment]))
+	$(BIN)/python -m autograder.pipeline.history --out $(OUT) --student $(STUDENT) $(if $(LESSON),--lesson $(LESSON))
+
+## make regrade [DRY=1] [SUBMISSIONS=DIR] [OUT=out] [JOBS=N]: grade again the hand-ins whose provenance changed (hand-in,
+## checks, kit, Python, packages, isolation) and print the learners whose score moves, and why; DRY=1 writes nothing
+regrade: $(READY)
+	$(BIN)/python -m autograder.pipeline.regrade --out $(OUT) --workers $(JOBS) $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS)) $(if $(DRY),--dry-run)
+
 ## make collect ZIP=download.zip [ASSIGNMENT=id] [OUT=out]: grade an LMS download (a Canvas submissions zip), read by the kit
 collect: $(READY)
 	$(if $(ZIP),,$(error pass the LMS download: make collect ZIP=path/to/download.zip))

@@ -2,6 +2,7 @@
 
     python -m autograder grade PATH [--output FILE] [--json] [--fail-under PERCENT] [--visibility KEY=LEVEL ...]
                                     [--isolation full|limits]
+    python -m autograder reproduce RESULTS.json [HANDIN]
     python -m autograder doctor
 
 A hand-in is out of what it can earn (its max_score): the lessons whose notebooks it holds, or
@@ -24,7 +25,7 @@ import sys
 from contextlib import contextmanager
 
 from autograder.files import write_atomic
-from autograder.grading import report, visibility
+from autograder.grading import provenance, report, visibility
 from autograder.grading.submission import SubmissionError
 from autograder.sandbox import isolation, parent
 from autograder.sandbox.isolation import IsolationError
@@ -193,6 +194,7 @@ def cmd_grade(args):
     with asked_isolation(args.isolation):
         results, text, code, problem = outcome(args.path, args.verbose, shown)
         results.setdefault("isolation", isolation_mode())
+        results.setdefault("provenance", provenance.of_handin(args.path))  # what made this grade, under extra_data
     shown = report.HandinNames(args.path)
     results = shown.results(results)
     written = report.for_gradescope(results)
@@ -217,6 +219,14 @@ def cmd_grade(args):
             f"below --fail-under {args.fail_under:g}%", sys.stderr)
         return EXIT_BELOW
     return EXIT_GRADED
+
+
+def cmd_reproduce(args):
+    from autograder.pipeline import reproduce
+
+    code, text = reproduce.run(args.results, args.handin)
+    say(text, sys.stdout if code != reproduce.EXIT_CANNOT else sys.stderr)
+    return code
 
 
 def cmd_doctor(args):
@@ -250,6 +260,11 @@ def main(argv=None):
                        "sandbox cannot isolate learner code; limits: grade with resource limits only, and say so "
                        "in the results")
     grade.set_defaults(run=cmd_grade)
+    again = commands.add_parser("reproduce", help="grade the hand-in of a results.json again with this kit and say "
+                                "whether the grade matches, and which part of its provenance differs")
+    again.add_argument("results", help="a results.json: OUT/results/<student>/<assignment>.json, or one grade --output wrote")
+    again.add_argument("handin", nargs="?", help="the hand-in it graded (default: the file its provenance names in OUT)")
+    again.set_defaults(run=cmd_reproduce)
     doctor = commands.add_parser("doctor", help="report which sandbox protections this machine supports")
     doctor.set_defaults(run=cmd_doctor)
     args = parser.parse_args(argv)

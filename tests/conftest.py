@@ -34,7 +34,7 @@ __all__ = ["NOTEBOOKS", "REFERENCE", "REFERENCE_SOURCE", "ROOT", "STUB_SOURCE", 
 LONGEST_FIRST = (
     "test_cli_parity.py", "test_zoo.py", "test_adversarial.py", "test_release.py", "test_batch_kill.py",
     "test_sandbox_bounds.py", "test_notebooks.py", "test_hostile_handins.py", "test_nbgrader_glue.py",
-    "test_fixture_course.py", "test_jobs.py", "test_cli.py", "test_foundation.py", "test_pictures.py",
+    "test_fixture_course.py", "test_provenance.py", "test_jobs.py", "test_cli.py", "test_foundation.py", "test_pictures.py",
     "test_formgrader.py", "test_gradescope.py", "test_batch.py", "test_manual_grades.py", "test_lms.py",
 )
 

@@ -24,7 +24,7 @@ from autograder.course.lessons import function_of
 from autograder.course.paths import ROOT
 from autograder.files import write_atomic
 from autograder.sandbox.parent import Limits
-from autograder.grading import answers, feedback, report
+from autograder.grading import answers, feedback, provenance, report
 from autograder.grading.submission import Submission, SubmissionError, from_notebook_json
 from exercises import notebook
 
@@ -48,13 +48,31 @@ def fingerprinted_files():
     return found
 
 
+def digest_of(paths):
+    """The one hash of grading code: every file's name (from the kit's root, or for a course kept elsewhere from the
+    folder that holds its package) and content, in order."""
+    digest = hashlib.sha256()
+    for path in paths:
+        base = active.KIT_ROOT if path.is_relative_to(active.KIT_ROOT) else Path(active.course().__file__).parents[1]
+        digest.update(str(path.relative_to(base)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 @functools.lru_cache(maxsize=1)
 def fingerprint():
     """A hash of everything that decides a grade: a new judge or check regrades every record."""
-    digest = hashlib.sha256()
-    for path in fingerprinted_files():
-        digest.update(str(path.relative_to(active.KIT_ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
+    return digest_of(fingerprinted_files())
+
+
+@functools.lru_cache(maxsize=1)
+def fingerprints():
+    """fingerprint()'s files in two parts, each hashed as it hashes them: {"course": the course's checks, judges,
+    references and lesson sources, "machinery": the kit's grading layers}. A grade's provenance names both, so
+    a regrade can say which of them changed."""
+    machinery = active.KIT_ROOT / "autograder"
+    files = fingerprinted_files()
+    return {"course": digest_of(f for f in files if not f.is_relative_to(machinery)),
+            "machinery": digest_of(f for f in files if f.is_relative_to(machinery))}
 
 
 def chunks_of(nb, filename, test_ids):
@@ -75,11 +93,13 @@ def chunks_of(nb, filename, test_ids):
 
 
 def record_key(chunks, points, notes=(), settings=None):
-    """The cache key of a record: the code, the grade cells and points, the grading code and its settings."""
+    """The cache key of a record: the code, the grade cells and points, the grading code and its settings, and the
+    environment that runs it (provenance.environment)."""
     payload = {
         "settings": settings or {},
         "version": VERSION,
         "grading": fingerprint(),
+        "environment": provenance.environment(),  # a new Python, Hypothesis or isolation mode grades afresh
         "points": sorted(points.items()),
         "chunks": [[chunk.label, chunk.code] for chunk in chunks],
         "notes": list(notes),

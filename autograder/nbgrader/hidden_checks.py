@@ -39,7 +39,7 @@ from nbgrader.api import Gradebook
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Bool, Dict, Unicode
 
-from autograder.grading import cellgrades
+from autograder.grading import cellgrades, provenance
 
 PROBLEMS_FILE = "problems.json"
 
@@ -89,6 +89,9 @@ def course_settings(config):
     return settings_of(section.get("limits", {}), section.get("shrink", True))
 
 
+PROVENANCE = "graphkit_provenance"  # the notebook's metadata key: provenance.short() for its feedback page
+
+
 class HiddenChecks(NbGraderPreprocessor):
     """Score every grade cell from the hidden checks instead of executing the notebook."""
 
@@ -115,6 +118,7 @@ class HiddenChecks(NbGraderPreprocessor):
         with Gradebook(info["db_url"]) as gradebook:
             points, tests = course_cells(gradebook, info["notebook"], info["assignment"])
         problem = read_problems(self.cache_dir).get(f"{info['student']}/{info['assignment']}/{filename}")
+        key = None
         if problem:
             record = cellgrades.problem_record(problem, points, filename)
         else:
@@ -131,4 +135,12 @@ class HiddenChecks(NbGraderPreprocessor):
             if cell.cell_type == "code" and utils.is_grade(cell) and grade_id in points:
                 cell.outputs = cell_outputs(record["cells"][grade_id])
                 cell.execution_count = None
+        nb.metadata[PROVENANCE] = provenance.short(self.made(info, filename, key))  # whatever the hand-in said there
         return nb, resources
+
+    def made(self, info, filename, key):
+        """The grade's provenance: the record's stamp in the batch's cache (and the hand-in it mirrored), else now."""
+        if not (self.cache_dir and key):
+            return provenance.of_grading()
+        handin = Path(self.cache_dir).parent / "submitted" / info["student"] / info["assignment"] / filename
+        return provenance.of_handin(handin, provenance.stamp(self.cache_dir, key))

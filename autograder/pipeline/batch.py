@@ -11,7 +11,9 @@ one cohort, and holds every output:
 
     gradebook.db             nbgrader's gradebook: every learner, every grade cell, its score
     grades.csv               what `nbgrader export` writes: one row per learner and lesson
-    checks.csv               one row per learner, one column per hidden check id and answer cell
+    checks.csv               one row per learner, one column per hidden check id and answer cell (and provenance)
+    provenance.csv           what made each grade: hand-in, checks, kit, Python, packages, isolation, when
+    history.jsonl            every grade decided, appended, never rewritten (autograder/pipeline/history.py)
     feedback/<student>/<assignment>/<notebook>.html
                              nbgrader generate_feedback: scores and teaching messages
     results/<student>/<assignment>.json
@@ -80,6 +82,7 @@ from autograder.nbgrader import hidden_checks, manual_grades
 from autograder.nbgrader.course_folder import BatchError, Course, remove
 from autograder.pipeline import cohort_report, handins, timestamps
 from autograder.pipeline import collect as download
+from autograder.pipeline.ledger import Ledger
 from autograder.pipeline.progress import Progress
 
 WORKERS = os.cpu_count() or 2  # worker processes of the hidden checks and of the feedback: every core
@@ -486,12 +489,18 @@ def results_of(entry):
     return results
 
 
-def write_results(course, student, entries):
-    """results/<student>/<assignment>.json of one learner's hand-ins, each rewritten only when it changes."""
+def write_results(course, student, entries, ledger=None):
+    """results/<student>/<assignment>.json of one learner's hand-ins, each rewritten only when it changes, with its
+    provenance under extra_data when a ``ledger`` (autograder/pipeline/ledger.py) is given; return {assignment: results}."""
+    written = {}
     for assignment, entry in entries.items():
         results = results_of(entry)
+        if ledger is not None:
+            results = ledger.stamped(student, assignment, results)
         path = course.root / "results" / student / f"{assignment}.json"
         write_if_changed(path, json.dumps(results, indent=2, sort_keys=True) + "\n")
+        written[assignment] = results
+    return written
 
 
 def today():
@@ -533,10 +542,12 @@ def write_outputs(course, keys, notes, marks=None):
     answer_ids = [g for l in LESSONS if l.assignment in held for g in cells[l.assignment] if g in answer_grades]
     report = cohort_report.Report(lessons, checks, answer_ids, notes, rules=rules)
     entries_of = learner_entries(course, keys, scores, cells, answer_grades, marks, release_keys(course))
+    ledger = Ledger(course, keys)  # each grade's provenance; new decisions appended to OUT/history.jsonl
     for student, entries in entries_of:
-        write_results(course, student, entries)
+        ledger.add(student, write_results(course, student, entries, ledger))
         report.add(student, entries)
-    write_if_changed(course.root / "checks.csv", report.checks_csv())
+    write_if_changed(course.root / "checks.csv", ledger.checks_csv(report.checks_csv()))
+    ledger.finish()
     name = str(course.config().CourseDirectory.get("course_id", "") or "")
     write_if_changed(course.root / "cohort_report.html", report_page(course, report, name))
     return report.cohort

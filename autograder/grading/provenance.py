@@ -1,0 +1,189 @@
+"""What made a grade: the hand-in, the checks, the kit and the environment that graded it, as plain data.
+
+A grade's provenance is a small dict of strings:
+
+    handin      sha256 of the hand-in as graded (a file's bytes; a folder's files, by name)
+    checks      the digest of everything that decides a grade: cellgrades.fingerprint(), the record cache's own
+    course      that digest's course part (checks, judges, references, lesson sources)
+    machinery   and its machinery part (the kit's grading layers): cellgrades.fingerprints()
+    kit         the kit's version
+    python      the interpreter and its version
+    packages    {name: version} of the packages a grade follows from (PACKAGES)
+    isolation   how learner code ran: "full", "limits", or "none" when the sandbox could not start
+    graded_at   when it was graded, UTC, to the second
+
+environment() is the part that is neither code nor time (Python, the packages, the isolation mode):
+it joins every record's cache key, so that a new Python or Hypothesis grades afresh. short() is the
+one line a feedback page shows; differences() names what two provenances disagree on, in words.
+"""
+
+import datetime
+import functools
+import hashlib
+import importlib.metadata
+import json
+import os
+import platform
+from pathlib import Path
+
+from autograder.files import write_atomic
+
+KIT = "graphkit"
+PACKAGES = ("hypothesis", "nbgrader", "nbformat", "nbconvert")  # the examples drawn; nbgrader's scoring and pages
+ENVIRONMENT = ("python", "packages", "isolation")
+FIELDS = ("handin", "checks", "course", "machinery", "kit", *ENVIRONMENT, "graded_at")
+SHORT = 12  # hex digits of a digest in the short form
+
+
+def _version(name):
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return "none"
+
+
+def isolation_mode():
+    """"full" or "limits": how the sandbox runs learner code here; "none" when it refuses to start."""
+    from autograder.sandbox import isolation
+
+    try:
+        return isolation.mode()
+    except isolation.IsolationError:
+        return "none"
+
+
+@functools.lru_cache(maxsize=4)
+def _environment(limits_asked):
+    return {
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "packages": {name: _version(name) for name in PACKAGES},
+        "isolation": isolation_mode(),
+    }
+
+
+def environment():
+    """{"python", "packages", "isolation"} of this process (the isolation mode as GRAPHKIT_SANDBOX asks now)."""
+    from autograder.sandbox import isolation
+
+    found = _environment(isolation.asked_for_limits())
+    return {**found, "packages": dict(found["packages"])}
+
+
+def now():
+    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def handin_digest(path):
+    """sha256 of a hand-in: a file's bytes; a folder's files (below it, by relative name, links not followed)."""
+    path = Path(path)
+    if not path.is_dir() or path.is_symlink():
+        try:
+            return _file_sha(path)
+        except OSError:
+            return ""
+    digest = hashlib.sha256()
+    for top, folders, names in os.walk(path):
+        folders.sort()
+        for name in sorted(names):
+            found = Path(top, name)
+            if found.is_file() and not found.is_symlink():
+                digest.update(found.relative_to(path).as_posix().encode() + b"\0" + bytes.fromhex(_file_sha(found)))
+    return digest.hexdigest()
+
+
+def _file_sha(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def of_grading(graded_at=None):
+    """The provenance of a grade made now, by this process, without its hand-in's digest."""
+    from autograder.grading import cellgrades
+
+    return {"checks": cellgrades.fingerprint(), **cellgrades.fingerprints(), "kit": _version(KIT),
+            **environment(), "graded_at": graded_at or now()}
+
+
+def of_handin(path, graded=None):
+    """The provenance of grading ``path``: ``graded`` (of_grading's, by default one made now) with its digest."""
+    return {"handin": handin_digest(path), **(graded or of_grading())}
+
+
+def short(found):
+    """The one line a feedback page shows: enough to tell two grades' origins apart."""
+    if not found:
+        return ""
+    python = found.get("python", "").split(" ")[-1]
+    day = found.get("graded_at", "")[:10]
+    parts = [f"graded {day}" if day else "", f"hand-in {found.get('handin', '')[:SHORT]}" if found.get("handin") else "",
+             f"checks {found.get('checks', '')[:SHORT]}", f"{KIT} {found.get('kit', '')}", f"Python {python}",
+             f"isolation {found.get('isolation', '')}"]
+    return "; ".join(part for part in parts if part)
+
+
+WHY = {
+    "handin": "the hand-in changed",
+    "course": "the course's checks changed",
+    "machinery": "the kit's grading code changed",
+    "kit": "the kit's version changed",
+    "python": "Python changed",
+    "packages": "a package changed",
+    "isolation": "the isolation mode changed",
+}
+
+
+def differences(before, after):
+    """[(field, before, after)] of the fields that decide a grade and differ (graded_at never counts).
+
+    ``checks`` is left out when ``course`` or ``machinery`` says which part changed; a package
+    counts on its own, as ``packages.<name>``.
+    """
+    before, after = before or {}, after or {}
+    found = []
+    for field in ("handin", "course", "machinery", "checks", "kit", "python", "isolation"):
+        if field == "checks" and any(f in ("course", "machinery") for f, *_ in found):
+            continue
+        if before.get(field) != after.get(field):
+            found.append((field, before.get(field), after.get(field)))
+    old, new = before.get("packages") or {}, after.get("packages") or {}
+    for name in sorted(set(old) | set(new)):
+        if old.get(name) != new.get(name):
+            found.append((f"packages.{name}", old.get(name), new.get(name)))
+    return found
+
+
+def reasons(before, after):
+    """differences() in words: "the course's checks changed", "Python changed (CPython 3.11.7 -> CPython 3.12.1)"."""
+    said = []
+    for field, old, new in differences(before, after):
+        base = field.split(".")[0]
+        if base in ("python", "kit", "isolation"):
+            said.append(f"{WHY[base]} ({old or '?'} -> {new or '?'})")
+        elif base == "packages":
+            said.append(f"{field.split('.', 1)[1]} changed ({old or 'none'} -> {new or 'none'})")
+        elif base == "checks":
+            said.append("the checks changed")
+        else:
+            said.append(WHY[base])
+    return said
+
+
+STAMPS = "provenance"  # OUT/cache/provenance/<record key>.json
+
+
+def stamp(cache_dir, key):
+    """of_grading() of the record ``key``, written beside the record cache the first time the key is seen and read
+    back after: every later run reports the grade as made then, by what made it then."""
+    path = Path(cache_dir) / STAMPS / f"{key.replace(':', '-')}.json"
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+        if type(found) is dict and all(field in found for field in FIELDS if field != "handin"):
+            return found
+    except (OSError, ValueError):
+        pass
+    found = of_grading()
+    write_atomic(path, json.dumps(found, indent=1, sort_keys=True) + "\n")
+    return found
