@@ -142,3 +142,49 @@ formgrader: $(READY)
 roster: $(READY)
 	$(if $(CSV),,$(error pass the roster: make roster CSV=path/to/roster.csv))
 	$(BIN)/python -m autograder.pipeline.roster $(CSV) --out $(OUT)
+
+## make hub-env [HUB_ENV=/opt/graphkit-hub]: the hub's environment, which every account can read and run (a checkout's
+## .venv may sit under a home folder learners cannot enter): JupyterHub, JupyterLab and nbgrader (deploy/hub-requirements.txt),
+## configurable-http-proxy from npm, nbgrader's course settings (deploy/nbgrader_config.py); learners see the Assignment List only
+HUB_ENV   ?= /opt/graphkit-hub
+# The venv's interpreter must be one every account can run: Debian's, not one under /root (pyenv's, say).
+HUB_PYTHON ?= /usr/bin/python3
+HUB_READY := $(HUB_ENV)/.ready
+.PHONY: hub-env hub-e2e
+hub-env: $(HUB_READY)
+$(HUB_READY): deploy/hub-requirements.txt deploy/nbgrader_config.py deploy/lab-overrides.json
+	@command -v npm >/dev/null || { echo "make hub-env needs npm for configurable-http-proxy (Debian: apt-get install npm)" >&2; exit 1; }
+	@$(HUB_PYTHON) -c 'import ensurepip, venv' 2>/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null; }
+	$(HUB_PYTHON) -m venv $(HUB_ENV)
+	$(HUB_ENV)/bin/python -m pip install --quiet --upgrade pip
+	$(HUB_ENV)/bin/python -m pip install --quiet -r deploy/hub-requirements.txt
+	npm install --silent --no-fund --no-audit --prefix $(HUB_ENV)/node configurable-http-proxy@4
+	$(HUB_ENV)/bin/jupyter labextension disable --level=sys_prefix @jupyter/nbgrader:formgrader \
+		@jupyter/nbgrader:create-assignment @jupyter/nbgrader:course-list
+	$(HUB_ENV)/bin/jupyter server extension disable --sys-prefix nbgrader.server_extensions.formgrader \
+		nbgrader.server_extensions.course_list
+	install -D -m 644 deploy/nbgrader_config.py $(HUB_ENV)/etc/jupyter/nbgrader_config.py
+	install -D -m 644 deploy/lab-overrides.json $(HUB_ENV)/share/jupyter/lab/settings/overrides.json
+	chmod -R a+rX $(HUB_ENV)
+	touch $@
+
+## make hub-e2e: nbgrader's exchange round trip through a JupyterHub on 127.0.0.1 with real accounts, in headless Chromium
+## (tests/hub/, a few minutes); it needs root (accounts, the hub), useradd and npm, and says which is missing when it skips
+hub-e2e: $(E2E_READY)
+	@if [ "$$(id -u)" != 0 ]; then echo "make hub-e2e skipped: it creates system accounts and starts JupyterHub as root; run it as root" >&2; exit 0; fi; \
+	if ! command -v useradd >/dev/null; then echo "make hub-e2e skipped: no useradd to create the course's accounts (Debian: passwd)" >&2; exit 0; fi; \
+	if ! command -v npm >/dev/null && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null || true; fi; \
+	if ! command -v npm >/dev/null; then echo "make hub-e2e skipped: no npm to install configurable-http-proxy (Debian: apt-get install npm)" >&2; exit 0; fi; \
+	if [ ! -x $(CHROMIUM) ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; fi; \
+	$(MAKE) --no-print-directory hub-env && \
+	CHROMIUM=$(CHROMIUM) HUB_ENV=$(HUB_ENV) $(BIN)/python -m pytest tests/hub -m hub
+
+## make hub-feedback COURSE=DIR [OUT=out]: after make grade SUBMISSIONS=DIR/submitted, put OUT's feedback pages in the course
+## folder DIR (whose submitted/ nbgrader's collect filled) for `nbgrader release_feedback` (docs/jupyterhub.md)
+.PHONY: hub-feedback
+hub-feedback: $(READY)
+	$(if $(COURSE),,$(error pass the course folder: make hub-feedback COURSE=path/to/course))
+	$(BIN)/python -m autograder.pipeline.exchange_feedback --out $(OUT) --course $(COURSE)
