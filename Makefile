@@ -30,6 +30,25 @@ test: $(READY)
 	$(BIN)/python -m autograder.tools.prepare
 	$(BIN)/python -m pytest --impl=solutions $(PARALLEL)
 
+## make test-postgres: the gradebook in PostgreSQL: a server of the test's own (Debian's postgresql, installed here when
+## missing and run as root) gets the demo cohort, graded as into SQLite, while two graders set grades (a few minutes)
+PG_READY := $(VENV)/.postgres-ready
+.PHONY: test-postgres
+$(PG_READY): $(READY) pyproject.toml
+	$(BIN)/python -m pip install --quiet --editable '.[postgres]'
+	touch $@
+
+test-postgres: $(PG_READY)
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+		else \
+			echo "make test-postgres: no PostgreSQL here and no root to install it: its tests skip (apt-get install postgresql)" >&2; \
+		fi; \
+	fi
+	$(BIN)/python -m autograder.tools.prepare
+	$(BIN)/python -m pytest --impl=solutions tests/test_postgres.py -m postgres -rs
+
 ## make test-fast: the suite without the tests marked slow (no zoo, nbgrader runs or batches)
 test-fast: $(READY)
 	$(BIN)/python -m pytest --impl=solutions -m "not slow" $(PARALLEL)
@@ -68,11 +87,13 @@ bench: $(READY)
 	$(if $(BENCH_LEARNERS),BENCH_LEARNERS=$(BENCH_LEARNERS)) $(if $(BENCH_SCALE),BENCH_SCALE="$(BENCH_SCALE)") \
 		$(BIN)/python -m autograder.tools.bench
 
-## make grade [SUBMISSIONS=DIR] [OUT=out] [JOBS=N]: grade the demo cohort (or DIR, laid out as nbgrader's submitted/) into OUT
+## make grade [SUBMISSIONS=DIR] [OUT=out] [JOBS=N] [DB_URL=postgresql://USER@HOST/DB]: grade the demo cohort (or DIR, laid
+## out as nbgrader's submitted/) into OUT; DB_URL: the gradebook in PostgreSQL, for several graders (OUT remembers it)
 OUT ?= out
+DB_URL ?=
 .PHONY: grade collect
 grade: $(READY)
-	$(BIN)/python -m autograder.pipeline.batch --out $(OUT) --workers $(JOBS) $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS))
+	$(BIN)/python -m autograder.pipeline.batch --out $(OUT) --workers $(JOBS) $(if $(SUBMISSIONS),--submissions $(SUBMISSIONS)) $(if $(DB_URL),--db-url '$(DB_URL)')
 
 ## make history STUDENT=id [LESSON=assignment] [OUT=out]: one learner's grades over time (OUT/history.jsonl), each with what made it
 .PHONY: history regrade
@@ -88,7 +109,7 @@ regrade: $(READY)
 ## make collect ZIP=download.zip [ASSIGNMENT=id] [OUT=out]: grade an LMS download (a Canvas submissions zip), read by the kit
 collect: $(READY)
 	$(if $(ZIP),,$(error pass the LMS download: make collect ZIP=path/to/download.zip))
-	$(BIN)/python -m autograder.pipeline.batch --out $(OUT) --workers $(JOBS) --zip $(ZIP) $(if $(ASSIGNMENT),--assignment $(ASSIGNMENT))
+	$(BIN)/python -m autograder.pipeline.batch --out $(OUT) --workers $(JOBS) --zip $(ZIP) $(if $(ASSIGNMENT),--assignment $(ASSIGNMENT)) $(if $(DB_URL),--db-url '$(DB_URL)')
 
 ## make export-canvas [OUT=out]: OUT/canvas.csv, the collected lessons' scores for Canvas's gradebook import (Grades > Import)
 .PHONY: export-canvas demo-download

@@ -27,7 +27,7 @@ ROSTER = "id,first_name,last_name,email\nada,Ada,Lovelace,ada@example.org\nbob,,
 
 @pytest.fixture(scope="module")
 def graded_template(tmp_path_factory):
-    """OUT as the formgrader needs it: the course config and a gradebook that knows ada (graded, no name yet)."""
+    """OUT as the formgrader needs it: the course config and a gradebook that knows ada (graded, no name yet) and a lesson."""
     from nbgrader.api import Gradebook
 
     out = tmp_path_factory.mktemp("formgrader") / "out"
@@ -35,6 +35,7 @@ def graded_template(tmp_path_factory):
     shutil.copy(ROOT / "notebooks" / "nbgrader_config.py", out / "nbgrader_config.py")
     with env.alembic_on_path(), Gradebook(f"sqlite:///{out / 'gradebook.db'}") as gradebook:
         gradebook.add_student("ada")
+        gradebook.update_or_create_assignment("lesson_one")
     return out
 
 
@@ -101,6 +102,7 @@ def test_the_formgrader_command_is_quiet_and_stops_on_one_ctrl_c(tmp_path):
     assert f"--Exchange.root={tmp_path / formgrader.EXCHANGE}" in line
     assert "--ServerApp.answer_yes=True" in line and "--FormgradeExtension.debug=False" in line
     assert "--ServerApp.log_level=WARN" in line
+    assert f"--ServerApp.jpserver_extensions={formgrader.PAGES}=True" in line
     said = formgrader.banner("127.0.0.1", 8888, "t", unnamed=2, out="out")
     assert "make roster CSV=roster.csv OUT=out" in said
     assert "roster" not in formgrader.banner("127.0.0.1", 8888, "t")
@@ -140,9 +142,14 @@ def test_the_formgrader_shows_roster_names_without_noise_and_stops_on_one_sigint
         page = get(f"{base}/formgrader/manage_assignments?token={token}")
         assert "manage_assignments" in page or "Manage Assignments" in page
         assert "warning-exchange" not in page and "does not exist" not in page
+        assert 'id="graphkit-note"' in page and "make grade SUBMISSIONS=DIR" in page  # what the kit uses, said first
+        assignments = json.loads(get(f"{base}/formgrader/api/assignments?token={token}"))
+        assert assignments and {(a["status"], a["releaseable"]) for a in assignments} == {("released", False)}, \
+            "no lesson shows as a draft, none offers Release or Collect"
         named = {s["id"]: (s["first_name"], s["last_name"]) for s in json.loads(get(f"{base}/formgrader/api/students?token={token}"))}
         assert named == {"ada": ("Ada", "Lovelace"), "bob": (None, "Babbage")}
-        get(f"{base}/formgrader/manage_students?token={token}")
+        assert "StudentUI.prototype.render" in get(f"{base}/formgrader/manage_students?token={token}"), \
+            "a learner without a name shows by id, not 'None, None'"
         process.send_signal(signal.SIGINT)  # Ctrl+C, once
         assert process.wait(timeout=60) is not None
     finally:

@@ -175,7 +175,9 @@ def test_the_report_names_the_course_and_its_date_and_each_lessons_mean():
         handed = [e.score for e in (whole.entry(s, lesson.assignment) for s in whole.learners) if e.status != "missing"]
         assert means[lesson.assignment]["handed_in"] == len(handed)
         assert means[lesson.assignment]["mean"] == f"{sum(handed) / len(handed):.1f}"
-        assert f"<td>{lesson.assignment}</td><td class=\"n\">{len(handed)}</td>" in page
+    handed_in = [sum(whole.entry(s, lesson.assignment).status != "missing" for s in whole.learners) for lesson in whole.lessons]
+    assert ('<tr class="lessons"><th scope="row">handed in</th>' + "".join(f'<td class="n">{n}</td>' for n in handed_in)) in page
+    assert page.index('class="lessons"') < page.index('class="name"'), "each lesson's row comes before the learners'"
     assert "As of" not in cohort_report.html_page(whole)  # no date given, none made up
 
 

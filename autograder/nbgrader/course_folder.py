@@ -26,7 +26,7 @@ from autograder.course.lessons import LESSONS
 from autograder.course.paths import NOTEBOOKS
 from autograder.files import sweep_partial, write_if_changed
 from autograder.nbgrader import speedups  # first: before nbformat loads jsonschema
-from autograder.nbgrader import env
+from autograder.nbgrader import env, gradebook_url
 from autograder.nbgrader.hidden_checks import PROBLEMS_FILE, course_cells, read_problems
 
 COURSE_FILES = ("nbgrader_config.py", "source")  # what OUT takes from notebooks/
@@ -57,7 +57,9 @@ def remove(path):
 class Course:
     """OUT as an nbgrader course folder, and the commands run in it."""
 
-    def __init__(self, out, stream=None):
+    def __init__(self, out, stream=None, db_url=None):
+        """``db_url``: the gradebook to use from now on (gradebook_url.py); by default the one OUT's config names, or
+        OUT/gradebook.db. BatchError when it cannot be used."""
         self.root = Path(out).resolve()
         self.stream = stream or sys.stderr
         self.cache = self.root / "cache"
@@ -71,10 +73,44 @@ class Course:
         self.state.setdefault("graded", {})  # hand-in: signature, once nbgrader autograded it fully
         self.state.setdefault("feedback", {})  # hand-in: signature, once its feedback is fully written
         self._api = None
+        self._db_url = None
+        if db_url is not None:
+            try:
+                self._db_url = gradebook_url.check(db_url)
+            except gradebook_url.GradebookUrlError as err:
+                raise BatchError(f"the gradebook URL: {err}") from None
 
     @property
     def db_url(self):
-        return f"sqlite:///{self.root / 'gradebook.db'}"
+        """The gradebook's URL: the one given, else the one OUT's config names (nbgrader's db_url), else OUT/gradebook.db."""
+        if self._db_url is None:
+            default = gradebook_url.folder_default(self.root)
+            try:
+                configured = self.config().CourseDirectory.get("db_url") or default
+            except Exception:  # noqa: BLE001 -- no config yet (a fresh OUT) or one nbgrader cannot load: the default
+                configured = default
+            self._db_url = configured
+        return self._db_url
+
+    def own_gradebook(self):
+        """Whether the gradebook is the folder's own SQLite file (the default), not a database of its own."""
+        return self.db_url == gradebook_url.folder_default(self.root)
+
+    def has_gradebook(self):
+        """Whether OUT was graded: its config, and its gradebook file (or a configured database) with the course in it."""
+        if not (self.root / "nbgrader_config.py").is_file():
+            return False
+        if self.own_gradebook():
+            return (self.root / "gradebook.db").is_file()
+        return self.holds_lessons()
+
+    def holds_lessons(self):
+        """Whether the gradebook holds every lesson as an assignment (False when it cannot be opened)."""
+        try:
+            with self.gradebook() as gradebook:
+                return {lesson.assignment for lesson in LESSONS} <= {a.name for a in gradebook.assignments}
+        except Exception:  # noqa: BLE001 -- an unreachable database holds nothing yet; the step that needs it says why
+            return False
 
     def path(self, step, student="", assignment="", name=""):
         return self.root / step / student / assignment / name
@@ -104,6 +140,7 @@ class Course:
             speedups.install()
             config = self.config()
             config.CourseDirectory.root = str(self.root)
+            config.CourseDirectory.db_url = self.db_url
             config.GenerateFeedback.exporter_class = speedups.exporter_class()  # nbconvert's, templates compiled once
             log = logging.getLogger("graphkit.nbgrader")
             log.propagate = False  # nbgrader's messages go to logs/, not to the terminal
@@ -115,7 +152,7 @@ class Course:
         return self._api
 
     def gradebook(self):
-        """nbgrader's Gradebook on OUT/gradebook.db, to use in a ``with`` block."""
+        """nbgrader's Gradebook on OUT's gradebook (``db_url``), to use in a ``with`` block."""
         from nbgrader.api import Gradebook
 
         speedups.install()
@@ -150,9 +187,13 @@ class Course:
     # -- step 1 --------------------------------------------------------------
     def prepare(self):
         """Copy the course into OUT and make its release notebooks and gradebook current."""
+        url = self.db_url  # before the config is written again: a folder keeps the gradebook it was given
         self.root.mkdir(parents=True, exist_ok=True)
         sweep_partial(self.root)
         digest = hashlib.sha256()
+        own = self.own_gradebook()
+        if not own:  # another gradebook: the course goes into it and every hand-in is graded into it again
+            digest.update(b"db_url\0" + url.encode() + b"\0")
         for name in COURSE_FILES:
             source = NOTEBOOKS / name
             files = sorted(p for p in source.rglob("*") if p.is_file()) if source.is_dir() else [source]
@@ -163,11 +204,12 @@ class Course:
                 data = path.read_bytes()
                 digest.update(str(relative).encode() + b"\0" + data + b"\0")
                 if relative.name == "nbgrader_config.py":
-                    data += CACHE_SETTING.encode()
+                    data += CACHE_SETTING.encode() + (b"" if own else gradebook_url.setting(url).encode())
                 write_if_changed(self.root / relative, data)
         dues = self.due_dates()  # part of the digest: dates the config works out (relative to today) may change alone
         digest.update(json.dumps({a: str(due) for a, due in dues.items()}, sort_keys=True).encode())
-        fresh = not (self.root / "gradebook.db").exists() or not all(self.release(l).exists() for l in LESSONS)
+        held = (self.root / "gradebook.db").exists() if own else self.holds_lessons()
+        fresh = not held or not all(self.release(l).exists() for l in LESSONS)
         if fresh or self.state.get("course") != digest.hexdigest():
             self.start_log("generate_assignment")
             for lesson in LESSONS:

@@ -18,7 +18,8 @@ hand-in although their result never changes within a batch:
 - Each ``Gradebook`` asks SQLAlchemy to create any missing table, which looks each of the
   thirteen tables up with a query of its own: about 140 queries per hand-in, a ninth of
   autograde's time. ``create_all`` below first reads the names of the database's tables in one
-  query and, when every table is there, has nothing to create; otherwise SQLAlchemy's own runs.
+  query (SQLite's or PostgreSQL's) and, when every table is there, has nothing to create;
+  otherwise SQLAlchemy's own runs.
 - A new gradebook records nbgrader's database version, which nbgrader learns by running the
   ``alembic heads`` command: a new Python that imports nbgrader again, about 3 s of every cold
   batch. ``alembic_head`` reads the same version from nbgrader's migration scripts in this
@@ -94,9 +95,14 @@ def _create_all_factory(metadata):
     create_all = metadata.create_all
 
     def create_missing(bind, tables=None, checkfirst=True):
-        if tables is None and checkfirst and bind.dialect.name == "sqlite":
+        if tables is None and checkfirst:
             with bind.connect() as connection:
-                names = {row[0] for row in connection.exec_driver_sql("SELECT name FROM sqlite_master WHERE type = 'table'")}
+                if bind.dialect.name == "sqlite":
+                    names = {row[0] for row in connection.exec_driver_sql("SELECT name FROM sqlite_master WHERE type = 'table'")}
+                else:  # a database server (PostgreSQL): its tables' names in one query too
+                    from sqlalchemy import inspect
+
+                    names = set(inspect(connection).get_table_names())
             if names >= set(metadata.tables):
                 return
         create_all(bind=bind, tables=tables, checkfirst=checkfirst)

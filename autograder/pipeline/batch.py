@@ -10,6 +10,7 @@ OUT (default out/, `make grade OUT=...`) is an ordinary nbgrader course folder f
 one cohort, and holds every output:
 
     gradebook.db             nbgrader's gradebook: every learner, every grade cell, its score
+                             (or a PostgreSQL database: --db-url, remembered in nbgrader_config.py)
     grades.csv               what `nbgrader export` writes: one row per learner and lesson
     checks.csv               one row per learner, one column per hidden check id and answer cell (and provenance)
     provenance.csv           what made each grade: hand-in, checks, kit, Python, packages, isolation, when
@@ -568,6 +569,25 @@ def missing_report(cohort):
     return lines
 
 
+NOTES_SHOWN = 10  # notes on skipped inputs printed under the table; the report and checks.csv hold every one
+
+
+def after_table(cohort, width=cohort_report.TERMINAL):
+    """The lines printed under the table, none longer than ``width``: the notes on skipped inputs (the first
+    NOTES_SHOWN), then the late and unreadable hand-ins; missing ones are counted (the table shows them as "-")."""
+    lines = missing_report(cohort)
+    missing = sum(line.startswith("missing: ") for line in lines)
+    said = cohort.notes[:NOTES_SHOWN] + [line for line in lines if not line.startswith("missing: ")]
+    shown = [cohort_report.clip(line, width) for line in said]
+    if len(cohort.notes) > NOTES_SHOWN:
+        shown.insert(NOTES_SHOWN, f"... and {len(cohort.notes) - NOTES_SHOWN} note(s) more")
+    if missing:
+        shown.append(f"{missing} hand-in(s) not handed in (- in the table)")
+    if shown != said or len(cohort.notes) > NOTES_SHOWN:
+        shown.append("cohort_report.html (Hand-ins that need a look) and checks.csv (problems) give every note in full")
+    return shown
+
+
 # ---------------------------------------------------------------- the whole batch
 
 
@@ -577,10 +597,13 @@ def collect(course, zip_file, assignment=None):
     return download.collect(Path(zip_file).resolve(), course.root / "collected" / "submitted", assignment)
 
 
-def run(out="out", submissions=None, zip_file=None, assignment=None, workers=WORKERS, stream=None):
-    """Grade a cohort into ``out``; return the Cohort. Raises BatchError when it cannot run at all."""
+def run(out="out", submissions=None, zip_file=None, assignment=None, workers=WORKERS, stream=None, db_url=None):
+    """Grade a cohort into ``out``; return the Cohort. Raises BatchError when it cannot run at all.
+
+    ``db_url``: the gradebook, when not OUT/gradebook.db (autograder/nbgrader/gradebook_url.py); OUT remembers it.
+    """
     stream = stream or sys.stderr
-    course = Course(out, stream)
+    course = Course(out, stream, db_url)
     course.prepare()
     collected = None
     if zip_file:
@@ -628,17 +651,20 @@ def main(argv=None):
     source.add_argument("--submissions", metavar="DIR", help="a folder laid out as nbgrader's submitted/")
     source.add_argument("--zip", metavar="FILE", help="an LMS download (a Canvas submissions zip)")
     parser.add_argument("--assignment", help="with --zip: the assignment the download belongs to")
+    parser.add_argument("--db-url", metavar="URL",
+                        help="the gradebook, for several graders at once: postgresql://USER@HOST/DATABASE (no password "
+                             "in it: ~/.pgpass or PGPASSWORD); OUT remembers it (default: OUT's, else OUT/gradebook.db)")
     parser.add_argument("--workers", type=int, default=WORKERS,
                         help=f"worker processes for the hidden checks and the feedback (default: every core, {WORKERS})")
     args = parser.parse_args(argv)
     started = time.monotonic()
     try:
-        cohort = run(args.out, args.submissions, args.zip, args.assignment, args.workers)
+        cohort = run(args.out, args.submissions, args.zip, args.assignment, args.workers, db_url=args.db_url)
     except BatchError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     print(cohort_report.summary_table(cohort))
-    for line in cohort.notes + missing_report(cohort):
+    for line in after_table(cohort):
         print(line)
     out = Path(args.out)
     if cohort.regraded:

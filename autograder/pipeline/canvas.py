@@ -107,7 +107,7 @@ def export(out, stream=None):
     """Write OUT/canvas.csv; return (its path, the lines to print). BatchError when OUT holds no Canvas download."""
     stream = stream or sys.stderr
     course = Course(out, stream)
-    if not (course.root / "gradebook.db").exists():
+    if not course.has_gradebook():
         raise BatchError(f"{course.root}: no gradebook here; grade a Canvas download first: make collect ZIP=... OUT={out}")
     ids = lms_ids(course.root / "collected")
     ids = {a: by for a, by in ids.items() if by}

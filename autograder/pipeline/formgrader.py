@@ -5,7 +5,8 @@
 
 JupyterLab starts in OUT, which is an nbgrader course folder, with nbgrader's server
 extensions; the formgrader reads the course config there (OUT/nbgrader_config.py) and so
-the same OUT/gradebook.db that `make grade` wrote. It prints the address to open, token
+the same gradebook that `make grade` wrote (OUT/gradebook.db, or the database
+`make grade DB_URL=...` named, which OUT's config remembers). It prints the address to open, token
 included, then becomes the Jupyter server, which serves until one Ctrl+C stops it (no
 question asked). It listens on 127.0.0.1 only: on a remote machine, forward the port over
 SSH (the printed hint says how). JUPYTER_TOKEN, when set, is the token; otherwise a fresh
@@ -16,6 +17,10 @@ between instructor and learners on one machine) is a folder of OUT's own,
 OUT/cache/exchange, so no page warns that it is missing and no request logs that it is
 unwritable; the server logs warnings and errors only. Learners show by id until a roster
 names them (`make roster CSV=...`, or nbgrader's own `nbgrader db student import` in OUT).
+
+The pages say what the kit uses (autograder/nbgrader/formgrader_pages.py, a server extension):
+every lesson shows as released, with no Release or Collect button, and the assignments page
+opens with a note that hand-ins come in through `make grade` or `make collect`.
 """
 import argparse
 import os
@@ -28,6 +33,7 @@ from autograder.nbgrader import env
 EXIT_CANNOT_START = 2
 
 
+PAGES = "autograder.nbgrader.formgrader_pages"  # a Jupyter server extension: the formgrader's pages as the kit uses them
 EXCHANGE = Path("cache") / "exchange"  # under OUT: nbgrader's exchange folder, made when the formgrader starts
 
 
@@ -42,6 +48,7 @@ def command(out: Path, ip: str, port: int, token: str):
         "--LabApp.log_level=WARN",
         f"--Exchange.root={out / EXCHANGE}",  # an exchange that exists: no banner, no "Unwritable directory" per request
         "--FormgradeExtension.debug=False",  # no dump of the loaded config on the assignments page (nor its warning)
+        f"--ServerApp.jpserver_extensions={PAGES}=True",  # the pages as the kit uses them: no draft, no Release or Collect
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         args.append("--allow-root")  # Jupyter refuses root otherwise; containers often run as root
@@ -79,10 +86,11 @@ def main(argv=None):
     parser.add_argument("--port", type=int, default=8888, help="port to listen on (default: 8888)")
     args = parser.parse_args(argv)
     out = Path(args.out).resolve()
-    missing = [name for name in ("nbgrader_config.py", "gradebook.db") if not (out / name).is_file()]
-    if missing:
-        print(f"formgrader: {out} holds no {' or '.join(missing)}: grade first with `make grade` "
-              f"(`make grade OUT={args.out}` for this folder)", file=sys.stderr)
+    from autograder.nbgrader.course_folder import Course
+
+    if not Course(out).has_gradebook():
+        print(f"formgrader: {out} holds no graded course (its nbgrader_config.py and gradebook): grade first with "
+              f"`make grade` (`make grade OUT={args.out}` for this folder)", file=sys.stderr)
         return EXIT_CANNOT_START
     token = os.environ.get("JUPYTER_TOKEN") or secrets.token_hex(24)
     (out / EXCHANGE).mkdir(parents=True, exist_ok=True)

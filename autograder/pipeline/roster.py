@@ -10,7 +10,7 @@ reads them: ``id`` (the learner's folder under submitted/, the id that `make gra
 holds. A learner of the roster who has not been graded yet is added, so the formgrader
 and grades.csv list them too, with nothing handed in.
 
-Names stay in OUT/gradebook.db across later runs of `make grade` (nbgrader never
+Names stay in OUT's gradebook (OUT/gradebook.db, or the database OUT's config names) across later runs of `make grade` (nbgrader never
 overwrites them). The whole roster is checked before anything is written: a bad row
 stops the import with a message naming the file, the line and the fix.
 """
@@ -71,7 +71,7 @@ def read(path):
 
 
 def apply(out, roster):
-    """Write ``roster``'s names into OUT/gradebook.db; return the ids that the gradebook did not hold yet."""
+    """Write ``roster``'s names into OUT's gradebook; return the ids that the gradebook did not hold yet."""
     from autograder.nbgrader import env
     from autograder.nbgrader.course_folder import Course
 
@@ -89,8 +89,10 @@ def main(argv=None):
     parser.add_argument("--out", default="out", help="the graded cohort's folder (default: out)")
     args = parser.parse_args(argv)
     out = Path(args.out).resolve()
-    if not (out / "gradebook.db").is_file():
-        print(f"roster: {out} holds no gradebook.db: grade first with `make grade` (`make grade OUT={args.out}`), "
+    from autograder.nbgrader.course_folder import Course
+
+    if not Course(out).has_gradebook():
+        print(f"roster: {out} holds no graded course (its nbgrader_config.py and gradebook): grade first with `make grade` (`make grade OUT={args.out}`), "
               f"then import the roster; the names stay through later runs", file=sys.stderr)
         return EXIT_BAD_ROSTER
     try:
@@ -99,7 +101,7 @@ def main(argv=None):
         print(f"roster: {err}", file=sys.stderr)
         return EXIT_BAD_ROSTER
     added = apply(out, roster)
-    print(f"roster: {len(roster)} learner(s) named in {out / 'gradebook.db'}"
+    print(f"roster: {len(roster)} learner(s) named in {out}'s gradebook"
           + (f"; not graded yet, added with nothing handed in: {', '.join(added)}" if added else ""))
     return 0
 
