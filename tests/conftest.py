@@ -34,19 +34,20 @@ __all__ = ["NOTEBOOKS", "REFERENCE", "REFERENCE_SOURCE", "ROOT", "STUB_SOURCE", 
 LONGEST_FIRST = (
     "test_cli_parity.py", "test_zoo.py", "test_adversarial.py", "test_release.py", "test_batch_kill.py",
     "test_sandbox_bounds.py", "test_notebooks.py", "test_hostile_handins.py", "test_nbgrader_glue.py",
-    "test_fixture_course.py", "test_provenance.py", "test_jobs.py", "test_cli.py", "test_foundation.py", "test_pictures.py",
+    "test_fixture_course.py", "test_provenance.py", "test_busy_machine.py", "test_jobs.py", "test_cli.py",
+    "test_foundation.py", "test_pictures.py",
     "test_formgrader.py", "test_gradescope.py", "test_batch.py", "test_manual_grades.py", "test_lms.py",
 )
 
 
 def pytest_collection_modifyitems(config, items):
-    """Long files first (LONGEST_FIRST); tests marked e2e (a browser, a real install) or postgres (a database
-    server) run only when the marker expression names them (make e2e, make test-postgres)."""
+    """Long files first (LONGEST_FIRST); tests marked e2e (a browser, a real install) run only when the
+    marker expression names them (make e2e)."""
     rank = {name: number for number, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: each file keeps its own order
-    asked = config.option.markexpr or ""
-    apart = [marker for marker in ("e2e", "postgres") if marker not in asked]  # each run by a make target of its own
-    kept = [item for item in items if not any(item.get_closest_marker(marker) for marker in apart)]
+    if "e2e" in (config.option.markexpr or ""):
+        return
+    kept = [item for item in items if item.get_closest_marker("e2e") is None]
     if len(kept) < len(items):
         config.hook.pytest_deselected(items=[item for item in items if item not in kept])
         items[:] = kept

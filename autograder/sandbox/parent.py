@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.course import active
-from autograder.sandbox import cgroups, isolation, landlock, reply_bounds
+from autograder.sandbox import cgroups, isolation, landlock, patience, reply_bounds
 from autograder.sandbox.removal import remove_tree
 
 HERE = Path(__file__).parent
@@ -361,6 +361,9 @@ class Sandbox:
         self._unloadable = None  # the reply to give every call once loading has failed
         self._load_mark = None  # a memory mark taken before the learner's code loaded (see call's measure_memory)
         self._budget_end = None  # when the submission's time budget runs out (time.monotonic), from its first call
+        self._budget_start = None  # and when it started, with this thread's CPU waiting then (patience.own_waited)
+        self._waited = 0.0  # seconds the children closed so far waited for a CPU (patience.waited)
+        self._granted = 0.0  # seconds of such waiting already added to the budget
 
     # -- life cycle -------------------------------------------------------
     def __enter__(self):
@@ -436,6 +439,7 @@ class Sandbox:
         if self._load_mark is not None:
             self._memory_since(self._load_mark)  # a v2 mark holds a descriptor: read it, and so close it
             self._load_mark = None
+        self._waited += patience.waited(tree_pids(proc.pid))  # read before the kill: the budget yields to it
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -474,6 +478,21 @@ class Sandbox:
             return self.limits.submission_seconds
         return max(0.0, self._budget_end - time.monotonic())
 
+    def _child_waited(self):
+        """Seconds the current child's processes have waited for a CPU."""
+        return patience.waited(tree_pids(self._proc.pid)) if self._proc is not None else 0.0
+
+    def _yield_budget(self):
+        """Move the budget's end on by the CPU waiting of its children and of this thread not yet added to it, up to
+        patience.PATIENCE times the budget: a busy machine spends the budget no faster than a quiet one."""
+        started, own = self._budget_start
+        total = self._waited + self._child_waited() + patience.own_waited() - own
+        gained = total - self._granted
+        latest = started + patience.PATIENCE * self.limits.submission_seconds
+        if gained >= patience.READING and self._budget_end < latest:  # not for a moment's worth: a child restarts
+            self._budget_end = min(self._budget_end + gained, latest)
+            self._granted = total
+
     def _out_of_time(self):
         return {"status": "out_of_time", "seconds": self.limits.submission_seconds}
 
@@ -484,13 +503,22 @@ class Sandbox:
         first: the reply is then a timeout, or out_of_time. A reply over `bound` is invalid.
         """
         nonce = secrets.token_bytes(HEADER.size - 8)
-        deadline = time.monotonic() + seconds
+        started = time.monotonic()
+        deadline = started + seconds
         by_budget = self._budget_end is not None and self._budget_end <= deadline
         if by_budget:
             deadline = self._budget_end
         try:
             self._channel.send(message, nonce, deadline)
-            reply = _clean(self._channel.receive(deadline, nonce, bound), statuses, keys)
+            # The deadline yields to the time the child waited for a CPU (patience.py): load never ends a call.
+            latest = started + patience.PATIENCE * seconds
+            if by_budget:
+                latest = min(latest, self._budget_start[0] + patience.PATIENCE * self.limits.submission_seconds)
+            moved = patience.deadline_for(self._channel.read_fd, started, deadline, self._child_waited, latest)
+            if by_budget and moved > self._budget_end:
+                self._granted += moved - self._budget_end
+                self._budget_end = moved
+            reply = _clean(self._channel.receive(moved, nonce, bound), statuses, keys)
         except TimeoutError:
             self.close()
             return self._out_of_time() if by_budget else {"status": "timeout", "seconds": seconds}
@@ -529,6 +557,9 @@ class Sandbox:
             return dict(self._unloadable)
         if self._budget_end is None:
             self._budget_end = time.monotonic() + self.limits.submission_seconds
+            self._budget_start = (time.monotonic(), patience.own_waited())
+        if self.seconds_left() <= 0:
+            self._yield_budget()
         if self.seconds_left() <= 0:
             self.close()
             return {**self._out_of_time(), "wall_seconds": 0.0}
