@@ -151,8 +151,13 @@ def checkpoint_chain(length, every):
     return graph, {"x": 0.3, "w": 1.1}, every
 
 
+def independent_records(count):
+    """topological_order's argument: ``count`` records that each read the leaf x, and no other record (wide)."""
+    return ({f"n{k:06d}": ("neg", ["x"]) for k in range(count)},)
+
+
 # Shapes that describe a call's whole argument list rather than a graph to evaluate for backward.
-ARGUMENTS = {"checkpoint_chain": checkpoint_chain}
+ARGUMENTS = {"checkpoint_chain": checkpoint_chain, "independent_records": independent_records}
 
 # The ops these shapes use, computed as the reference's evaluate computes them (a test holds the two equal).
 STEPS = {

@@ -560,7 +560,11 @@ def describe(case):
     """How feedback shows a case's input: the graph, node by node, and the call (any other call as the kit shows it)."""
     from graphcourse.drivers.backward import BACKWARD_SHORT
 
-    if (case.driver and case.driver not in BACKWARD_SHORT) or tuple(case.decode) != ((0, "graph"),):
+    if case.driver and case.driver not in BACKWARD_SHORT:  # a public program: shown as the learner would write it
+        from graphcourse import calls
+
+        return [f"input: {case.label}" if case.label else "input:", *(f"  {line}" for line in calls.written(case))]
+    if tuple(case.decode) != ((0, "graph"),):
         return describe_call(case)
     graph = case.args[0]
     lines = [f"input: {case.label}" if case.label else "input:"]

@@ -42,6 +42,7 @@ LEARNER_FILES = {
     "pytest.ini",
     "requirements.txt",
     "exercises/__init__.py",
+    "exercises/bounds.py",
     "exercises/draw.py",
     "exercises/layout.py",
     "exercises/loader.py",

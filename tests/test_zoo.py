@@ -98,6 +98,7 @@ def test_every_function_has_answers_that_ignore_their_input():
     ("buggy_assign_fan_out", "fan_out_accumulation"),
     ("buggy_assign_plain", "fan_out_accumulation"),  # grads[i] = grads[name] * slope, its plainest form
     ("buggy_sweep_by_name", "reverse_order"),
+    ("buggy_update_across_readers", "fan_out_accumulation"),  # adds within a node, assigns across its readers
 ])
 def test_a_value_misconception_costs_only_its_family(name, family):
     """The lesson's central misconception, in either form, and a sweep in name order lose points in their own family
@@ -171,3 +172,37 @@ def test_two_different_valid_orders_both_earn_full_marks():
         mine = {cid: (score, points) for cid, (score, points, _s, _m) in all_grades()[name].items()
                 if CHECK_FUNCTION[cid] == "topological_order"}
         assert mine and all(score == points for score, points in mine.values()), (name, mine)
+
+
+SLOPES_ONLY = [e for e in BUGGY if set(e.fails) <= {"local_slopes", "finite_difference_agreement"}]
+
+
+@pytest.mark.parametrize("entry", SLOPES_ONLY, ids=[e.name for e in SLOPES_ONLY])
+def test_a_slope_misconception_costs_no_order_points(entry):
+    """A wrong slope (relu's 1 everywhere among them) loses local_slopes and finite differences: reverse_order's
+    graphs show a wrong order through sums and relus of positive values, whose slopes no such misconception changes."""
+    assert failed_families(all_grades()[entry.name]) <= {"local_slopes", "finite_difference_agreement"}
+
+
+def test_a_quadratic_gradient_graph_is_told_how_its_time_grows():
+    """Too slow on the 10,000-node chain, it is timed on chains of 2,500 and 5,000 nodes and told what that shows."""
+    score, _points, summary, misconception = all_grades()["buggy_gradient_graph_used_list"]["gradient_graph_deep/chain"]
+    assert score == 0 and "2,500 nodes" in summary and "5,000 nodes" in summary and "(quadratic)" in summary
+    assert "recursion" not in summary + misconception.lower()
+
+
+def test_a_ready_list_emptied_with_pop_front_loses_the_wide_check():
+    """pop(0) on 200,000 ready records: its time beyond the reference's grows with the square of the records (on a
+    machine so busy that the largest call runs out of its wall clock, that is said instead)."""
+    grades = all_grades()["buggy_order_ready_pop_front"]
+    score, _points, summary, misconception = grades["order_linear_time/wide"]
+    assert score == 0 and "50,000 records" in summary and "200,000 records" in summary
+    assert "(quadratic)" in summary or "more than its time limit on 200,000 records" in summary
+    assert "pop(0)" in misconception
+    assert grades["order_linear_time/two_levels"][0] == grades["order_linear_time/two_levels"][1]
+
+
+def test_every_operator_refuses_another_tapes_var():
+    """A Var that refuses another tape's Var in + alone loses the two-tapes check on the first other operator."""
+    score, _points, summary, _misconception = all_grades()["buggy_var_checks_add_only"]["tape_records/two_tapes"]
+    assert score == 0 and "expected ValueError" in summary

@@ -40,6 +40,7 @@ OUT = Path("dist") / "learner"  # relative to the root
 
 PUBLIC = (
     "exercises/__init__.py",
+    "exercises/bounds.py",
     "exercises/draw.py",
     "exercises/layout.py",
     "exercises/loader.py",

@@ -12,7 +12,8 @@ when the machinery first needs it:
     checks     all_checks(), points_of(function): the hidden checks, one file per family
     judges     JUDGES {name: judge(check, case, reply) -> Failure or None}, work_out(judge, case)
     answers    JUDGES {name: answers.Judge}: the judges of the course's answer questions
-    diagnose   misconception(results): the zoo entry a submission's failures look like
+    diagnose   misconception(check, failure): the zoo entry a failure looks like; optionally
+               tells_apart(check, failure): whether its input names one misconception at most (shrinking prefers it)
     picture    picture(failure, case) -> SVG text or "": a drawing for a failed check's feedback
     zoo        the misconceptions and correct styles that prove the checks
     demo       the demo cohort, built from the zoo

@@ -49,6 +49,9 @@ class Check:
     cases: tuple = ()  # or a function returning them, for inputs too large to build on import
     strategy: object = None  # a Hypothesis strategy of Case, for property checks
     examples: int = 0  # how many examples the property check tries
+    # growth(case) -> [(size, Case), ...], smallest first: the same call on smaller inputs. When a case of the check is
+    # too slow, the runner times these to say how the time grows; a "linear_growth" check is judged by that growth.
+    growth: object = None
 
     @property
     def family(self):

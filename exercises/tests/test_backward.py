@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from exercises import strategies
+from exercises import bounds, strategies
 from exercises.tests.expect import DIAMOND_GRAPH, DIAMOND_VALUES, SQUARE_GRAPH, assert_values
 
 pytestmark = pytest.mark.task_backward
@@ -82,3 +82,25 @@ def test_backward_matches_finite_differences(impl, data):
         assert math.isclose(grads[leaf], numeric, rel_tol=1e-4, abs_tol=1e-4), (
             f"backward on {graph} at {leaves}: dL/d{leaf} expected about {numeric:.6g}, got {grads[leaf]!r}"
         )
+
+
+def test_backward_long_chain_and_wide_fan_out_in_linear_time(impl):
+    """A chain of 10,000 sums needs no recursion, and x read by 5,000 nodes needs no scan for its readers: both run
+    under the grader's recursion limit, in time linear in the graph (exercises/bounds.py)."""
+    chain = [("n0", "add", ["x", "c"])] + [(f"n{k}", "add", [f"n{k - 1}", "c"]) for k in range(1, 10_000)]
+    values = impl_values(chain, {"x": 0.5, "c": 0.25})
+    grads = bounds.bounded(lambda: impl.backward(chain, values), chain, "backward", "backward on a chain of 10,000 sums")
+    assert grads["x"] == 1.0 and grads["c"] == 10_000.0, f"dL/dx should be 1.0 and dL/dc 10000.0, got {grads['x']!r} and {grads['c']!r}"
+    wide = [(f"h{k}", "neg", ["x"]) for k in range(5_000)] + [("s1", "add", ["h0", "h1"])]
+    wide += [(f"s{k}", "add", [f"s{k - 1}", f"h{k}"]) for k in range(2, 5_000)]
+    values = impl_values(wide, {"x": 0.5})
+    grads = bounds.bounded(lambda: impl.backward(wide, values), wide, "backward", "backward on x read by 5,000 nodes")
+    assert grads["x"] == -5000.0, f"x is negated 5,000 times and the results summed: dL/dx should be -5000.0, got {grads['x']!r}"
+
+
+def impl_values(graph, leaves):
+    """Every value of ``graph`` at ``leaves``: sums and negations only, worked out here."""
+    values = dict(leaves)
+    for name, op, inputs in graph:
+        values[name] = -values[inputs[0]] if op == "neg" else values[inputs[0]] + values[inputs[1]]
+    return values

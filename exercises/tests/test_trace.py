@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from exercises import bounds
 from exercises.tests.tapes import (
     FIXED_IDS,
     FIXED_PROGRAMS,
@@ -132,7 +133,9 @@ def test_a_deep_chain_of_10000_operations(impl):
             x = -x
         return x
 
-    graph, values, output = impl.trace(chain, {"x": 1.0})
+    stand_in = [("t", "neg", ["x"])] * 10_000  # as long as the trace: what one pass over it costs bounds the time
+    graph, values, output = bounds.bounded(lambda: impl.trace(chain, {"x": 1.0}), stand_in, "trace",
+                                           "trace of a chain of 10,000 negations")
     assert len(graph) == 10_000, f"a chain of 10,000 negations should give 10,000 entries, got {len(graph)}"
     assert graph[-1][0] == output == "t9999" and list(graph[-1][2]) == ["t9998"], f"the last entry should be ('t9999', 'neg', ['t9998']), got {graph[-1]!r}"
     assert values[output] == 1.0, f"an even number of negations gives back x = 1.0, got {values[output]!r}"

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 
 from exercises import strategies
+from exercises import bounds
 
 pytestmark = pytest.mark.task_tree_size
 MODULE = "tape"
@@ -57,9 +58,12 @@ def test_big_sizes_are_exact(impl):
 
 
 def test_a_chain_of_10000_needs_no_recursion(impl):
-    """A chain of 10,000 negations is 10,001 tree nodes; counting it must not recurse 10,000 deep."""
+    """A chain of 10,000 negations is 10,001 tree nodes; counting it must not recurse 10,000 deep, and takes time
+    linear in the chain (under the grader's recursion limit and time bound: exercises/bounds.py)."""
     graph = [("t0", "neg", ["x"])] + [(f"t{k}", "neg", [f"t{k - 1}"]) for k in range(1, 10_000)]
-    check(impl, graph, "t9999", 10_001, "a chain of 10,000 negations")
+    what = "tree_size on a chain of 10,000 negations"
+    got = bounds.bounded(lambda: impl.tree_size(graph, "t9999"), graph, "tree_size", what)
+    assert type(got) is int and got == 10_001, f"{what} should be 10001, got {got!r}"
 
 
 def test_graph_is_not_modified(impl):

@@ -13,11 +13,21 @@ BLOCKS = 4096
 
 
 @functools.cache
-def cases():
-    description = {"shape": "tree_of_blocks", "count": BLOCKS}  # the child builds the graph: no JSON to decode
-    case = built_call("backward", description, label=f"{BLOCKS:,} blocks that all read x, summed pairwise",
+def blocks(count):
+    description = {"shape": "tree_of_blocks", "count": count}  # the child builds the graph: no JSON to decode
+    case = built_call("backward", description, label=f"{count:,} blocks that all read x, summed pairwise",
                       expect="carried_back")
-    return (dataclasses.replace(case, driver="backward_after_short_tree"),)
+    return dataclasses.replace(case, driver="backward_after_short_tree")
+
+
+@functools.cache
+def cases():
+    return (blocks(BLOCKS),)
+
+
+def growth(case):
+    """An eighth and a quarter of the blocks: how a sweep too slow on all of them grows."""
+    return "blocks", [(count, blocks(count)) for count in (BLOCKS // 8, BLOCKS // 4)]
 
 
 CHECKS = [
@@ -28,5 +38,6 @@ CHECKS = [
         RULE,
         "linear_time",
         cases=cases,
+        growth=growth,
     ),
 ]

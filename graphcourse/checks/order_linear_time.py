@@ -1,7 +1,10 @@
-"""topological_order runs in time linear in nodes plus edges: a scan for a ready node, again and again, cannot pass."""
+"""topological_order runs in time linear in nodes plus edges: a scan for a ready node, again and again, or a ready list emptied with pop(0), cannot pass."""
 
+import dataclasses
 import functools
 
+from autograder.sandbox.parent import quiet_gc
+from graphcourse.builders import build
 from graphcourse.checks import Check
 from graphcourse.checks.order_valid import order_call
 
@@ -15,21 +18,71 @@ RULE = "topological_order runs in time linear in the number of nodes plus edges.
 HALF = 10_000
 
 
+# The wide records are judged by how the time grows (the runner's linear_growth): every record is ready at once, so
+# a ready list that gives up its first node with pop(0) moves every other one up, a step per record still waiting.
+# That costs little beside the rest of the work at a few thousand records, but on 200,000 it takes several times the
+# reference's time, and four times the records take about sixteen times as long against the reference's four to five.
+WIDE = (50_000, 200_000)
+WIDE_SECONDS = 30.0  # wall clock for one wide call: the reference takes about a second of CPU on 200,000 records
+
+
 @functools.cache
 def cases():
-    first = {f"a{k:05d}": [("mul", "add")[k % 2], ["x", "y"]] for k in range(HALF)}
-    second = {f"b{k:05d}": ["sub", [f"a{HALF - 1 - k:05d}", "x"]] for k in range(HALF)}
-    label = f"{2 * HALF:,} records: {HALF:,} nodes that read x and y, given after {HALF:,} that read them"
-    return (order_call({**second, **first}, label=label, expect="order_valid"),)
+    return (two_levels(HALF),)
+
+
+@functools.cache
+def wide_call(count):
+    """topological_order on ``count`` records that each read only the leaf x, built by the sandbox child."""
+    description = {"shape": "independent_records", "count": count}
+    (nodes,) = quiet_gc(build, description)
+    records = {name: [op, list(inputs)] for name, (op, inputs) in nodes.items()}
+    return dataclasses.replace(order_call(records, label=f"{count:,} records that each read only x",
+                                          expect="order_valid", seconds=WIDE_SECONDS), built=description)
+
+
+@functools.cache
+def wide_cases():
+    return (wide_call(WIDE[-1]),)
+
+
+def wide_growth(case):
+    """The wide call at each size of WIDE, the case itself the largest."""
+    return "records", [(count, wide_call(count)) for count in WIDE[:-1]] + [(WIDE[-1], case)]
+
+
+def two_levels_growth(case):
+    """The two levels at a 20th and a 10th of their size: how a pass too slow on them grows."""
+    sizes = (HALF // 20, HALF // 10)  # a scan for a ready node takes a second or more already on 2,500 records
+    return "records", [(2 * half, two_levels(half)) for half in sizes]
+
+
+@functools.cache
+def two_levels(half):
+    """The two levels of ``half`` records each."""
+    first = {f"a{k:05d}": [("mul", "add")[k % 2], ["x", "y"]] for k in range(half)}
+    second = {f"b{k:05d}": ["sub", [f"a{half - 1 - k:05d}", "x"]] for k in range(half)}
+    label = f"{2 * half:,} records: {half:,} nodes that read x and y, given after {half:,} that read them"
+    return order_call({**second, **first}, label=label, expect="order_valid")
 
 
 CHECKS = [
     Check(
         "order_linear_time/two_levels",
         "topological_order",
-        2,
+        1,
         RULE,
         "linear_time",
         cases=cases,
+        growth=two_levels_growth,
+    ),
+    Check(
+        "order_linear_time/wide",
+        "topological_order",
+        1,
+        RULE,
+        "linear_growth",
+        cases=wide_cases,
+        growth=wide_growth,
     ),
 ]

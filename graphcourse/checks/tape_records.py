@@ -88,6 +88,10 @@ def judge_raises(check, case, reply):
 
 
 LEAVES = {"x": 0.75, "y": -1.5}
+# Every arithmetic operator of Var, the reflected forms called as x's own methods (Python calls them so for 2 + x).
+OPERATORS = {"__add__": "x + y", "__sub__": "x - y", "__mul__": "x * y", "__truediv__": "x / y",
+             "__radd__": "x.__radd__(y), as for y + x", "__rsub__": "x.__rsub__(y), as for y - x",
+             "__rmul__": "x.__rmul__(y), as for y * x", "__rtruediv__": "x.__rtruediv__(y), as for y / x"}
 
 CHECKS = [
     Check(
@@ -111,6 +115,9 @@ CHECKS = [
         cases=(
             Case("Var", (True,), label="x + y, both leaves of one tape", driver="tape_mixed", expect="tape_equal"),
             Case("Var", (False,), label="x + y, x a leaf of one tape and y of another", driver="tape_mixed"),
+            *(Case("Var", (method,), label=f"{written}, x a leaf of one tape and y of another (which both hold a "
+                                           "leaf named y)", driver="tape_operator_across")
+              for method, written in OPERATORS.items()),
         ),
     ),
 ]

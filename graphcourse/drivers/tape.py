@@ -145,6 +145,20 @@ def tape_mixed(module, same_tape):
     return _tape_graph(first.graph)
 
 
+def tape_operator_across(module, method):
+    """One operator of Var (``method``, e.g. "__rsub__") between x of one tape and y of another; both tapes hold a
+    leaf named y, so an operator that looks the other Var up by name on its own tape finds a value there. It should
+    raise ValueError; the first tape's graph is returned if it does not."""
+    first, second = module.Tape(), module.Tape()
+    x = first.leaf("x", 4.0)
+    first.leaf("y", 6.0)
+    y = second.leaf("y", 2.5)
+    if not hasattr(x, method):  # no reflected form: Python calls y's own operator instead, which a case of its own tries
+        raise ValueError(f"Var has no {method}, so {method} never meets a Var of another tape")
+    getattr(x, method)(y)
+    return _tape_graph(first.graph)
+
+
 def tape_leaves(module, pairs):
     """A new tape's graph and values, then each leaf's [name, value] and the tape's graph and values after them."""
     tape = module.Tape()
@@ -197,6 +211,6 @@ def tape_trace_summary(module, program, leaves):
 
 DRIVERS = {
     **globals().get("DRIVERS", {}),
-    **{fn.__name__: fn for fn in (tape_run, tape_mixed, tape_leaves, tape_two_tapes, tape_trace, tape_trace_foreign,
+    **{fn.__name__: fn for fn in (tape_run, tape_mixed, tape_operator_across, tape_leaves, tape_two_tapes, tape_trace, tape_trace_foreign,
                                   tape_trace_twice, tape_trace_summary)},
 }

@@ -1,0 +1,34 @@
+"""How a call's time grows, read from times measured at two or more sizes (autograder/grading/growth.py)."""
+
+from autograder.grading import growth
+
+
+def test_doubling_a_quadratic_input_is_told_quadratic():
+    said = growth.sentence("gradient_graph", "nodes", [2_500, 5_000], [0.25, 1.0])
+    assert said == ("gradient_graph took 0.25 s on 2,500 nodes and 1.00 s on 5,000 nodes (CPU time): doubling the "
+                    "input took 4.0 times as long, so its time grows with the square of the input (quadratic)")
+
+
+def test_a_linear_call_is_told_linear():
+    said = growth.sentence("tree_size", "nodes", [2_500, 5_000], [0.1, 0.21])
+    assert said.endswith("took 2.1 times as long, so its time grows " + growth.LINEAR)
+
+
+def test_the_growth_beyond_the_references_time_is_read():
+    """Both calls pay for building the input and sending the answer; the growth of what is left is the learner's."""
+    said = growth.sentence("topological_order", "records", [50_000, 200_000], [0.37, 3.79], [0.12, 0.68])
+    assert "the reference 0.12 s and 0.68 s" in said and "beyond the reference's time, an input 4 times as large" in said
+    assert said.endswith("(quadratic)")
+
+
+def test_a_call_that_stops_on_the_smallest_input_is_an_endless_loop_or_close():
+    said = growth.sentence("f", "nodes", [100], [None])
+    assert "more than its time limit on 100 nodes" in said and "endless loop" in said
+
+
+def test_superlinear_needs_both_a_faster_growth_and_a_slower_call():
+    sizes, reference = [50_000, 200_000], [0.12, 0.68]
+    assert growth.superlinear(sizes, [0.37, 3.79], reference)  # a ready list emptied with pop(0)
+    assert not growth.superlinear(sizes, [0.3, 1.7], reference)  # linear, 2.5 times the reference's time
+    assert not growth.superlinear(sizes, [0.12, 0.9], reference)  # a little faster growth, but hardly slower
+    assert growth.superlinear(sizes, [0.4, None], reference)  # stopped on the largest
