@@ -216,12 +216,26 @@ def command_prefix(folder, uid, folder_bytes, folder_files, processes):
     way = variant()
     if way:
         return _full_prefix(way, folder, uid, folder_bytes, folder_files, processes)
-    return pid_namespace() or []
+    prefix = pid_namespace() or []
+    if "--user" in prefix:  # the process limit is set inside, where it counts the namespace's processes alone
+        inside = processes + 1
+        prefix = [*prefix, _tool("prlimit"), f"--nproc={inside}:{inside}", "--"]
+    return prefix
+
+
+def limits_processes_inside():
+    """Whether the child's process limit is set inside a user namespace by the command prefix, not before it."""
+    way = variant()
+    return way == "userns" or (way is None and "--user" in (pid_namespace() or []))
 
 
 def _pid_prefix(as_root):
-    """unshare's command for a PID namespace whose processes all die with its first one (and it with unshare)."""
-    user = [] if as_root else ["--user", "--map-root-user"]
+    """unshare's command for a PID namespace whose processes all die with its first one (and it with unshare).
+
+    Without root it is made in a user namespace of its own, left unmapped: mapping it would mean writing
+    /proc/self/uid_map, which the write barrier (Landlock) forbids; the child's files are still the grader's user's.
+    """
+    user = [] if as_root else ["--user"]
     return [_tool("unshare"), *user, "--pid", "--fork", "--kill-child", "--"]
 
 
@@ -234,13 +248,18 @@ def pid_namespace():
     """
     for as_root in (True, False) if os.geteuid() == 0 else (False,):
         prefix = _pid_prefix(as_root)
-        if not os.path.isabs(prefix[0]):
-            return None
+        if not os.path.isabs(prefix[0]) or not (as_root or os.path.isabs(_tool("prlimit"))):
+            continue
+        folder = tempfile.mkdtemp(prefix="graphkit-probe-")
+        barrier = (lambda: landlock.restrict(folder)) if landlock.abi() else None  # as the child will have it
         try:
             done = subprocess.run([*prefix, interpreter(), "-I", "-S", "-c", "import os; print(os.getpid())"],
-                                  capture_output=True, text=True, timeout=20, env={"PATH": "/usr/bin:/bin"}, cwd="/")
-        except (OSError, subprocess.TimeoutExpired):
+                                  capture_output=True, text=True, timeout=20, env={"PATH": "/usr/bin:/bin"}, cwd=folder,
+                                  preexec_fn=barrier)
+        except (OSError, subprocess.SubprocessError):
             continue
+        finally:
+            remove_tree(folder)
         if done.returncode == 0 and done.stdout.split() == ["1"]:
             return prefix
     return None

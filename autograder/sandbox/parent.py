@@ -405,7 +405,7 @@ class Sandbox:
             stderr=subprocess.STDOUT,
             pass_fds=(req_r, rep_w),
             start_new_session=True,
-            preexec_fn=_prepare_child(limits, self._group, processes, isolation.variant() != "userns",
+            preexec_fn=_prepare_child(limits, self._group, processes, not isolation.limits_processes_inside(),
                                       writable=self._folder if isolation.write_barrier() else None),
         )
         os.close(req_r)
