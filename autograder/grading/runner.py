@@ -1,11 +1,12 @@
 """Run every hidden check on one submission: sandbox calls in, judged results out."""
 
 import dataclasses
+import re
 import time
 from dataclasses import dataclass, field
 
 from autograder.course import active
-from autograder.grading import prepared
+from autograder.grading import growth, prepared
 from autograder.grading.compare import Failure
 from autograder.grading.engine import Check
 from autograder.sandbox.parent import Limits, Sandbox
@@ -17,6 +18,7 @@ JUDGES, work_out = judges.JUDGES, judges.work_out
 
 SLOW_MARGIN, SLOW_SLACK = 25.0, 0.25  # linear_time: at most 25x the reference's CPU time + 0.25 s
 TELLING_TRIES = 50  # how many of a shrink's last failures are asked whether they tell the misconceptions apart
+GROWING = ("timeout", "slow")  # failures of a call too slow, which a check with growth explains
 HARD = ("timeout", "died")  # failures that stop a property check at once: no shrinking through hangs or crashes
 UNMEASURED = "unmeasured"  # a Failure's status when this machine cannot measure what the check judges: not graded
 
@@ -127,10 +129,19 @@ class Runner:
         return judged
 
     def run(self, check):
+        """The check's Failure, or None; a call too slow says how its time grows where the check can measure it."""
+        failure = self.judged(check)
+        if failure is not None and check.growth is not None and failure.status in GROWING and check.expect != "linear_growth":
+            failure = self.grown(check, failure)
+        return failure
+
+    def judged(self, check):
         if check.strategy is not None:
             return self.run_property(check)
         if check.expect == "linear_time":
             return self.run_timed(check)
+        if check.expect == "linear_growth":
+            return self.run_growth(check)
         if check.expect == "memory_bound":
             return self.run_bounded(check)
         judge = self.judging(JUDGES[check.expect])
@@ -138,6 +149,80 @@ class Runner:
             failure = (self.judging(JUDGES[case.expect]) if case.expect else judge)(check, case, self.call(case))
             if failure:
                 return failure
+        return None
+
+    def timed_sizes(self, sized, judge=None, check=None):
+        """(sizes, CPU seconds) of the calls ``sized`` lists ([(size, Case)], smallest first), each in a fresh child.
+
+        A call that runs out of its time stops the series with None as its time (a larger one would too). With
+        ``judge``, a wrong answer stops it too, and is returned as the third item; out of the submission's time,
+        the series is None.
+        """
+        sizes, seconds = [], []
+        for size, case in sized:
+            if self.sandbox.seconds_left() <= 0:
+                return None, None, self.out_of_time(case)
+            self.sandbox.renew()
+            limit = case.seconds or self.sandbox.limits.struck_large_call_seconds
+            reply = self.sandbox.call(case.fn, list(case.args), case.kwargs, seconds=limit, measure_cpu=True,
+                                      built=case.built, **case.request())
+            status = reply.get("status")
+            if status == "out_of_time":
+                return None, None, self.out_of_time(case)
+            if status == "timeout":
+                sizes.append(size)
+                seconds.append(None)
+                break
+            if judge is not None:
+                failure = judge(check, case, reply)
+                if failure:
+                    return sizes, seconds, failure
+            elif status != "ok":
+                break
+            sizes.append(size)
+            seconds.append(reply.get("cpu_seconds", reply.get("wall_seconds")))
+        return sizes, seconds, None
+
+    def grown(self, check, failure):
+        """``failure`` (a call too slow), with what the check's smaller inputs show of how the call's time grows."""
+        unit, sized = check.growth(failure.case)
+        sizes, seconds, _stopped = self.timed_sizes([(n, c) for n, c in sized if c.label != failure.case.label])
+        if not sizes:
+            return failure
+        said = growth.sentence(failure.case.fn, unit, sizes, seconds)
+        first = re.sub(r" \([^()]*\)$", "", failure.summary)  # the guess at a cause the measure now replaces
+        return dataclasses.replace(failure, summary=f"{first}. On smaller inputs, {said}")
+
+    def run_growth(self, check):
+        """Pass if the call's CPU time grows with its input about as the reference's does, over the same sizes.
+
+        Each case's check.growth lists the same call at two or more sizes, the case itself the largest; each is
+        timed in a fresh child and its answer judged. The reference's times are measured on this machine, through
+        the same sandbox (or read from the course's store, measured there). A call whose time grew far faster than
+        the reference's, and that took several times as long on the largest input, fails (growth.superlinear); one
+        that finished is timed a second time before it fails, the better time of each size kept, so one run slowed
+        by a busy machine is forgiven.
+        """
+        for case in inputs(check):
+            unit, sized = check.growth(case)
+            best = None
+            for _attempt in range(2):
+                sizes, seconds, failure = self.timed_sizes(sized, self.judging(JUDGES[case.expect or check.expect]),
+                                                           check)
+                if failure:
+                    return failure
+                best = seconds if best is None or len(best) != len(seconds) else [
+                    None if a is None and b is None else min(t for t in (a, b) if t is not None)
+                    for a, b in zip(best, seconds)]
+                reference = [reference_seconds(each) for _n, each in sized[:len(sizes)]]
+                if not growth.superlinear(sizes, best, reference):
+                    break
+                if best[-1] is None:  # stopped on the largest: a second try would only wait as long again
+                    said = growth.sentence(case.fn, unit, sizes, best, reference)
+                    return Failure(case, f"{said}: the rule asks for linear time", status="slow")
+            else:
+                said = growth.sentence(case.fn, unit, sizes, best, reference)
+                return Failure(case, f"{said}: the rule asks for linear time", status="slow")
         return None
 
     def run_property(self, check):
@@ -453,5 +538,9 @@ def warm(checks=None):
             work_out(case.expect or check.expect, case)
             if check.expect == "linear_time":
                 reference_seconds(case)
+            if check.expect == "linear_growth":
+                for _size, each in check.growth(case)[1]:
+                    work_out(each.expect or check.expect, each)
+                    reference_seconds(each)
             if check.expect == "memory_bound":
                 reference_memory(case)
