@@ -45,6 +45,7 @@ function drawGraph(model, svg, send, uid) {
   const ops = model.get("ops");
   const values = model.get("values");
   const grads = model.get("grads");
+  const arrivals = model.get("arrivals");
   const ready = new Set(model.get("ready"));
   const wrong = new Set(model.get("wrong"));
   const backward = model.get("mode") === "backward";
@@ -57,6 +58,7 @@ function drawGraph(model, svg, send, uid) {
     const lines = [op === "leaf" ? name : `${name} = ${op}`];
     if (name in values) lines.push(`value ${values[name]}`);
     if (backward && name in grads) lines.push(`grad ${grads[name]}`);
+    if (backward && name in arrivals) lines.push(`(${arrivals[name]})`);
     const box = make("g", { class: classes.join(" "), "data-name": name, tabindex: 0, role: "button",
       "aria-label": `${lines.join(", ")}${ready.has(name) ? ", ready" : ""}` }, null, SVG);
     box.append(make("rect", { x, y, width: boxW, height: boxH, rx: 6 }, null, SVG));
@@ -181,7 +183,7 @@ function render({ model, el }) {
     drawQuiz(model, quizEl, send, uid);
   };
   update();
-  const names = ["values", "grads", "edge_labels", "ready", "wrong", "clicks", "said", "said_ok", "assign", "summary",
+  const names = ["values", "grads", "arrivals", "edge_labels", "ready", "wrong", "clicks", "said", "said_ok", "assign", "summary",
     "quiz", "title"];
   for (const name of names) model.on(`change:${name}`, update);
   return () => { for (const name of names) model.off(`change:${name}`, update); };

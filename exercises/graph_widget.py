@@ -34,7 +34,9 @@ from exercises.layout import layout
 from exercises.walkthrough import Backward, Forward, Shape, judge_edges, judge_fan_out, judge_inputs, number
 
 HERE = Path(__file__).parent
-BOX_W, BOX_H, GAP_X, GAP_Y, MARGIN = 112, 58, 64, 22, 10  # pixels
+# Pixels: a box and the gaps between them; backward boxes hold two lines more, and edges carry their contributions.
+SIZES = {"forward": (112, 58, 64, 22), "backward": (150, 78, 100, 22)}
+MARGIN = 10
 QUESTIONS = ("order", "inputs", "fan_out", "edges")
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 MAX_SAVED_BYTES = 20_000_000  # a notebook larger than this is not read back for clicks
@@ -47,8 +49,8 @@ except ImportError:  # no anywidget: forward_graph and backward_graph show the s
     anywidget = None
 
 
-def _placed(graph):
-    placed = layout(graph, BOX_W, BOX_H, GAP_X, GAP_Y, margin=MARGIN)
+def _placed(graph, mode):
+    placed = layout(graph, *SIZES[mode], margin=MARGIN)
     boxes = {name: [round(x, 2), round(y, 2)] for name, (x, y) in placed.boxes.items()}
     edges = [[source, target, times, [[round(x, 2), round(y, 2)] for x, y in points]]
              for source, target, times, points in placed.edges]
@@ -90,11 +92,12 @@ if anywidget is not None:
         title = traitlets.Unicode("").tag(sync=True)
         ops = traitlets.Dict().tag(sync=True)  # name: its op, "leaf" for a leaf
         boxes = traitlets.Dict().tag(sync=True)  # name: [x, y] of its box's top left corner
-        box = traitlets.List([BOX_W, BOX_H]).tag(sync=True)
+        box = traitlets.List([0, 0]).tag(sync=True)
         edges = traitlets.List().tag(sync=True)  # [source, target, times read, [[x, y], ...]]
         size = traitlets.List([0, 0]).tag(sync=True)
         values = traitlets.Dict().tag(sync=True)  # name: its value, as text
-        grads = traitlets.Dict().tag(sync=True)  # name: what arrived there, as text
+        grads = traitlets.Dict().tag(sync=True)  # name: its gradient so far, as text
+        arrivals = traitlets.Dict().tag(sync=True)  # name: the contributions it received, when more than one
         edge_labels = traitlets.Dict().tag(sync=True)  # "source>target": what travelled along the edge
         ready = traitlets.List().tag(sync=True)
         wrong = traitlets.List().tag(sync=True)  # backward, assigning: the names whose gradient came out wrong
@@ -109,9 +112,9 @@ if anywidget is not None:
 
         def __init__(self, graph, leaves, ops, mode, key, title="", question=None, answers=None):
             graph = [(name, op, list(reads)) for name, op, reads in graph]
-            boxes, edges, size = _placed(graph)
+            boxes, edges, size = _placed(graph, mode)
             shape = Shape(graph)
-            super().__init__(key=key, mode=mode, title=title, boxes=boxes, edges=edges, size=size,
+            super().__init__(key=key, mode=mode, title=title, boxes=boxes, edges=edges, size=size, box=list(SIZES[mode][:2]),
                              ops={**{leaf: "leaf" for leaf in shape.leaves}, **shape.op})
             self._graph, self._leaves = graph, dict(leaves)
             self._forward = Forward(graph, leaves, ops)
@@ -206,18 +209,20 @@ if anywidget is not None:
                 self.values = {n: number(v) for n, v in forward.values.items()}
                 self.ready = forward.ready()
                 self.clicks = list(forward.order)
-                self.grads, self.edge_labels, self.wrong, self.summary = {}, {}, [], ""
+                self.grads, self.arrivals, self.edge_labels, self.wrong, self.summary = {}, {}, {}, [], ""
             else:
                 self.values = {n: number(v) for n, v in forward.values.items()}
                 self.ready = backward.ready()
                 self.clicks = list(backward.passed)
                 self.assign = backward.assign
-                self.grads = {**{backward.output: "1"}, **backward.sums()}
+                self.grads = {name: number(grad) for name, grad in backward.grads.items()}
+                joined = ", then ".join if backward.assign else " + ".join
+                self.arrivals = {name: joined(number(s.value) for s in arrived)
+                                 for name, arrived in backward.received.items() if len(arrived) > 1}
                 labels = {}
                 for sent in backward.sent:
                     labels.setdefault(f"{sent.source}>{sent.target}", []).append(number(sent.value))
-                self.edge_labels = {edge: " + ".join(terms) if not backward.assign else ", then ".join(terms)
-                                    for edge, terms in labels.items()}
+                self.edge_labels = {edge: joined(terms) for edge, terms in labels.items()}
                 first = backward.first_wrong()
                 self.wrong = [n for n in backward.sweep_order() if n == first]
                 self.summary = self._summary(backward, first)
@@ -284,12 +289,16 @@ if anywidget is not None:
         def _repr_mimebundle_(self, **kwargs):
             bundle = super()._repr_mimebundle_(**kwargs)
             data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-            try:
-                data["image/png"] = _picture(self._graph, self._forward.values if self.mode == "forward" else None)._repr_png_()
-            except Exception:  # noqa: BLE001 - no matplotlib: the widget alone
-                pass
             data["text/plain"] = f"the clickable graph {self.title or self.key}: run the cell in JupyterLab to use it"
             return data, metadata
+
+        def _repr_png_(self):
+            """The static picture, for wherever the widget cannot show (IPython adds it beside the widget's view)."""
+            try:
+                values = self._forward.values if self.mode == "forward" else None
+                return _picture(self._graph, values)._repr_png_()
+            except Exception:  # noqa: BLE001 - no matplotlib: the widget alone
+                return None
 
 
 def _set_in_notebook(answers):

@@ -162,8 +162,11 @@ def test_the_backward_widget_labels_edges_and_shows_the_assignment_going_wrong(w
 
 
 def test_the_static_picture_stands_in_where_no_widget_shows(widgets):
-    data, _metadata = lesson_1_widget(widgets)._repr_mimebundle_()
+    from IPython.core.formatters import DisplayFormatter
+
+    data, _metadata = DisplayFormatter().format(lesson_1_widget(widgets))
     assert {"application/vnd.jupyter.widget-view+json", "image/png", "text/plain"} <= set(data)
+    assert data["image/png"].startswith(b"\x89PNG")
 
 
 def test_a_cell_run_again_keeps_the_clicks_and_a_restart_takes_them_from_the_saved_notebook(widgets, tmp_path,
