@@ -131,6 +131,7 @@ def chain(tmp_path_factory):
                                 str(out / "submitted" / "bob" / LESSON / "words.ipynb"))
     seen["reproduce_new"] = run(env, "autograder", "reproduce", str(out / "results" / "bob" / f"{LESSON}.json"))
     seen["history"] = run(env, "autograder.pipeline.history", "--out", str(out), "--student", "bob")
+    seen["cli"] = run(env, "autograder", "grade", str(out / "submitted" / "ada" / LESSON / "words.ipynb"), "--json")
     return seen
 
 
@@ -202,3 +203,13 @@ def test_reproduce_names_the_changed_checks_and_matches_an_unchanged_kit(chain):
     assert "not reproduced: 9 then, 12 now" in old.stdout and "so: the course's checks changed" in old.stdout
     assert new.returncode == 0, new.stdout + new.stderr
     assert "reproduced: the same score" in new.stdout and "the provenance is the same" in new.stdout
+
+
+@pytest.mark.slow
+def test_grade_json_carries_the_provenance_in_extra_data(chain):
+    """`python -m autograder grade --json` names what made the grade under extra_data, as Gradescope keeps it."""
+    assert chain["cli"].returncode == 0, chain["cli"].stderr[-2000:]
+    made = json.loads(chain["cli"].stdout)["extra_data"]["provenance"]
+    assert made["handin"] == provenance.handin_digest(chain["out"] / "submitted" / "ada" / LESSON / "words.ipynb")
+    recorded = json.loads((chain["out"] / "results" / "ada" / f"{LESSON}.json").read_text(encoding="utf-8"))
+    assert made["checks"] == recorded["extra_data"]["provenance"]["checks"]
