@@ -74,7 +74,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 STEP_MS = 60_000  # the longest a click, a page load or a selector may take
 SPAWN_MS = 180_000  # the longest a learner's server may take to start after logging in
 HUB_START_S = 120  # the longest the hub may take to answer
-COMMAND_S = 600  # the longest one command (make grade, an nbgrader step) may take
+COMMAND_S = 1200  # the longest one command (make grade, an nbgrader step) may take
 
 
 # ---------------------------------------------------------------- what the machine must offer
@@ -397,6 +397,8 @@ def test_round_trip():
                     for account in LEARNERS:
                         with clock.step(f"{account}: log in, server started, JupyterLab open"):
                             people[account] = Learner(browser, url, account, passwords[account])
+                        running = run(["ps", "-u", account, "-o", "args="], "/").stdout
+                        assert "jupyterhub-singleuser" in running, f"{account}'s JupyterLab does not run as {account}; their processes:\n{running}"
                         with clock.step(f"{account}: fetch from the Assignment List"):
                             people[account].assignments()
                             if account == ADA:
