@@ -33,6 +33,9 @@ def graded_template(tmp_path_factory):
     out = tmp_path_factory.mktemp("formgrader") / "out"
     out.mkdir()
     shutil.copy(ROOT / "notebooks" / "nbgrader_config.py", out / "nbgrader_config.py")
+    (out / "source" / "lesson_one").mkdir(parents=True)  # the formgrader lists the assignments of source/
+    (out / "source" / "lesson_one" / "one.ipynb").write_text(
+        json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}), encoding="utf-8")
     with env.alembic_on_path(), Gradebook(f"sqlite:///{out / 'gradebook.db'}") as gradebook:
         gradebook.add_student("ada")
         gradebook.update_or_create_assignment("lesson_one")
@@ -70,7 +73,17 @@ BAD_ROSTERS = {
     "a column twice": ("id,email,email\nada,a,b\n", "each once"),
     "empty": ("", "is empty"),
     "blank id": ("id,first_name\n,Ada\n", "line 2: no id"),
-    "a path as id": ("id\n../ada\n", "cannot be a learner's folder"),
+    "a path as id": ("id\n../ada\n", "../ada is not a student id"),
+    "a glob as id": ("id\n*\n", "* is not a student id (a letter or digit, then up to 63"),
+    "a formula as id": ("id\n=1+2\n", "=1+2 is not a student id"),
+    "a line break in an id": ('id\n"ad\na"\n', "'ad\\na' is not a student id"),
+    "markup in a name": ("id,first_name\nada,<img src=x onerror=alert(1)>\n", "holds one of"),
+    "a script in a name": ("id,last_name\nada,Lovelace</a><script>x()</script>\n", "holds one of"),
+    "a template in a name": ("id,last_name\nada,{{7*7}}\n", "holds one of"),
+    "a control character in a name": ("id,first_name\nada,A\x1b[31mda\n", "not printable"),
+    "a right-to-left override in a name": ("id,first_name\nada,A\u202eda\n", "not printable"),
+    "a formula as a name": ("id,last_name\nada,=HYPERLINK(1)\n", "as a spreadsheet formula does"),
+    "a name too long": ("id,last_name\nada," + "L" * 101 + "\n", "longer than 100 characters"),
     "the same learner twice": ("id\nada\nbob\nada\n", "line 4: 'ada' again (first on line 2)"),
     "an unquoted comma": ("id,last_name\nada,Lovelace, Ada\n", "quote a name"),
 }
@@ -160,3 +173,31 @@ def test_the_formgrader_shows_roster_names_without_noise_and_stops_on_one_sigint
     assert f"formgrader: {base}/formgrader?token={token}" in printed
     assert "Unwritable" not in printed and "not serializable" not in printed, printed
     assert "[I " not in printed, "only warnings and errors are logged"
+
+
+HOSTILE_NAMES = {"last_name": 'Lovelace<img src=x onerror="window.__pwned = 1">',
+                 "first_name": "<script>window.__pwned = 2</script>Ada", "student": "ada"}
+
+
+def submission_page(preprocessors):
+    """nbgrader's submission page for an empty notebook, as its formgrader renders it, for a learner with HOSTILE_NAMES."""
+    import nbformat
+    from nbconvert.exporters import HTMLExporter
+    from nbgrader.server_extensions.formgrader import handlers
+    from traitlets.config import Config
+
+    config = Config()
+    config.HTMLExporter.preprocessors = preprocessors
+    exporter = HTMLExporter(config=config, template_name="formgrade", extra_template_basedirs=[handlers.template_path])
+    resources = {"assignment_id": "lesson_one", "notebook_id": "graphs", "submission_id": "1", "index": 0, "total": 1,
+                 "base_url": "", "notebook_path": "", **HOSTILE_NAMES}
+    return exporter.from_notebook_node(nbformat.v4.new_notebook(), resources=resources)[0]
+
+
+def test_the_submission_page_shows_names_as_text():
+    """With the step `make formgrader` adds, a name holding markup shows as its characters; without it, it is live markup."""
+    assert f"--HTMLExporter.preprocessors={formgrader.NAMES_ESCAPED}" in formgrader.command(ROOT, "127.0.0.1", 1, "t")
+    raw, escaped = submission_page([]), submission_page([formgrader.NAMES_ESCAPED])
+    assert 'onerror="window.__pwned = 1" src="x"/>' in raw and "<script>window.__pwned = 2</script>" in raw  # nbgrader's own
+    assert "<img" not in escaped and "<script>window.__pwned" not in escaped
+    assert 'Lovelace&lt;img src=x onerror="window.__pwned = 1"&gt;, &lt;script&gt;window.__pwned = 2&lt;/script&gt;Ada' in escaped

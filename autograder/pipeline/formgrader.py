@@ -34,6 +34,7 @@ EXIT_CANNOT_START = 2
 
 
 PAGES = "autograder.nbgrader.formgrader_pages"  # a Jupyter server extension: the formgrader's pages as the kit uses them
+NAMES_ESCAPED = "autograder.nbgrader.formgrader_names.EscapedNames"  # the submission page's exporter escapes names
 EXCHANGE = Path("cache") / "exchange"  # under OUT: nbgrader's exchange folder, made when the formgrader starts
 
 
@@ -49,6 +50,7 @@ def command(out: Path, ip: str, port: int, token: str):
         f"--Exchange.root={out / EXCHANGE}",  # an exchange that exists: no banner, no "Unwritable directory" per request
         "--FormgradeExtension.debug=False",  # no dump of the loaded config on the assignments page (nor its warning)
         f"--ServerApp.jpserver_extensions={PAGES}=True",  # the pages as the kit uses them: no draft, no Release or Collect
+        f"--HTMLExporter.preprocessors={NAMES_ESCAPED}",  # a submission page shows the learner's name as text, never markup
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         args.append("--allow-root")  # Jupyter refuses root otherwise; containers often run as root

@@ -21,10 +21,14 @@ import io
 import sys
 from pathlib import Path
 
+from autograder.pipeline.handins import ID_RULE, is_safe_id, show
+
 FIELDS = ("first_name", "last_name", "email", "lms_user_id")  # nbgrader's Student columns besides id
 ALIASES = {"student_id": "id"}
 MAX_BYTES = 10 * 1024 * 1024  # a roster of a few thousand learners is well under this
 EXIT_BAD_ROSTER = 2
+MAX_CHARS = {"first_name": 100, "last_name": 100, "email": 254, "lms_user_id": 100}  # a name's length, a field's
+MARKUP = set('<>&"`\\{}')  # characters that could start markup, a template or an escape on a page; no name needs one
 
 
 class RosterError(Exception):
@@ -61,13 +65,36 @@ def read(path):
         learner = cells.pop("id", "")
         if not learner:
             raise RosterError(f"{path}, line {line}: no id; give every learner the id of their folder under submitted/")
-        if learner in (".", "..") or "/" in learner or "\\" in learner or "\0" in learner:
-            raise RosterError(f"{path}, line {line}: {learner!r} cannot be a learner's folder name; use the id make grade shows")
+        if not is_safe_id(learner):
+            raise RosterError(f"{path}, line {line}: {show(learner)} is not a student id ({ID_RULE}); "
+                              "use the id of the learner's folder, as make grade shows it")
         if learner in roster:
             raise RosterError(f"{path}, line {line}: {learner!r} again (first on line {lines[learner]}); keep one row per learner")
+        for field, value in cells.items():
+            problem = refused(field, value)
+            if problem:
+                raise RosterError(f"{path}, line {line}: the {field} {show(value[:120])} {problem}; correct that cell "
+                                  "and import the roster again")
         roster[learner] = {field: value for field, value in cells.items() if value}
         lines[learner] = line
     return roster
+
+
+def refused(field, value):
+    """Why ``value`` cannot be the ``field`` of a learner (for a sentence), or "" when it can.
+
+    Names reach nbgrader's pages, the terminal and CSV files: each is printable text of bounded length,
+    with no character that starts markup, and does not start as a spreadsheet formula does.
+    """
+    if len(value) > MAX_CHARS[field]:
+        return f"is longer than {MAX_CHARS[field]} characters"
+    if not value.isprintable():
+        return "holds a character that is not printable (a control or formatting character, a line break)"
+    if MARKUP & set(value):
+        return f"holds one of {' '.join(sorted(MARKUP))}, which a name never needs"
+    if value[:1] in ("=", "+", "-", "@"):
+        return "starts with =, +, - or @, as a spreadsheet formula does"
+    return ""
 
 
 def apply(out, roster):
