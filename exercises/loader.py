@@ -23,12 +23,23 @@ PACKAGES = {"exercises": "exercises"}  # a name for --impl -> the package holdin
 DEFAULT_MODULE = "graph"  # the module of lessons 1 and 2
 
 
-def _stub_functions(code):
-    """{name: (first line, last line)} of top-level functions whose body only raises NotImplementedError."""
+# At most this much of a hand-in's code is parsed where it is only looked at (for stubs), chunk by chunk
+# in order: a parse costs some 500 bytes of memory and a few microseconds per byte of code, and a lesson's
+# code is some 30,000 characters. A chunk past it is looked at as defining nothing; running it parses it,
+# in the sandbox.
+MAX_LOOKED_AT = 400_000
+
+
+def _tree(code):
+    """The module's syntax tree, or None when the code does not parse."""
     try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return {}
+        return ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _stubs_of(tree):
+    """{name: (first line, last line)} of top-level functions whose body only raises NotImplementedError."""
     stubs = {}
     for node in tree.body:
         if not isinstance(node, ast.FunctionDef):
@@ -42,24 +53,31 @@ def _stub_functions(code):
     return stubs
 
 
-def _defined_functions(code):
-    try:
-        return {node.name for node in ast.parse(code).body if isinstance(node, ast.FunctionDef)}
-    except SyntaxError:
-        return set()
+def _looked_at(chunks):
+    """[(functions defined, their stubs {name: (first, last)})] for each chunk, each parsed once, within MAX_LOOKED_AT."""
+    found, left = [], MAX_LOOKED_AT
+    for _label, code in chunks:
+        tree = _tree(code) if len(code) <= left else None
+        left -= len(code) if tree is not None else 0
+        if tree is None:
+            found.append((set(), {}))
+        else:
+            found.append(({node.name for node in tree.body if isinstance(node, ast.FunctionDef)}, _stubs_of(tree)))
+    return found
 
 
-def _written(chunks):
+def _written(looked_at):
     """The functions some chunk really defines (not as a stub)."""
     written = set()
-    for _label, code in chunks:
-        written |= _defined_functions(code) - set(_stub_functions(code))
+    for defined, stubs in looked_at:
+        written |= defined - set(stubs)
     return written
 
 
 def replaced_stubs(chunks):
     """The stub functions that drop_unwritten_stubs leaves out, because another chunk defines them."""
-    return sorted({name for _label, code in chunks for name in _stub_functions(code)} & _written(chunks))
+    looked_at = _looked_at(chunks)
+    return sorted({name for _defined, stubs in looked_at for name in stubs} & _written(looked_at))
 
 
 def drop_unwritten_stubs(chunks):
@@ -68,11 +86,12 @@ def drop_unwritten_stubs(chunks):
     In a folder holding both the lesson notebooks and exercises/graph.py, a learner
     works in one of them; the untouched stubs of the other must not replace that work.
     """
-    written = _written(chunks)
+    looked_at = _looked_at(chunks)
+    written = _written(looked_at)
     kept = []
-    for label, code in chunks:
+    for (label, code), (_defined, stubs) in zip(chunks, looked_at):
         lines = code.splitlines()
-        for name, (first, last) in sorted(_stub_functions(code).items(), key=lambda item: -item[1][0]):
+        for name, (first, last) in sorted(stubs.items(), key=lambda item: -item[1][0]):
             if name in written:
                 lines[first - 1 : last] = [f"# ({name}: unwritten stub left out; another file defines it)"]
         kept.append((label, "\n".join(lines)))

@@ -549,3 +549,131 @@ def test_grades_csv_quotes_and_neutralises_gradebook_names(folder_run):
     assert len(ada) == len(LESSONS) and len(rows) == len(GOOD_LEARNERS) * len(LESSONS)
     assert {(r["last_name"], r["first_name"], r["email"]) for r in ada} == {("'=cmd|' /C calc'!A0", "Lovelace, Ada\nB.", "'@evil")}
     assert all(float(r["score"]) >= 0 for r in rows)
+
+
+# ---------------------------------------------------------------- costs bounded before the work
+# Each hostile hand-in is built in a temporary folder at test time, and the grader's own step that reads it
+# runs in a fresh process, which reports its CPU time and its peak resident memory (RUSAGE_SELF, a loose bound
+# that includes the interpreter and the kit): under COST_MB, with a message for that learner alone.
+
+COST_MB = 500
+MEASURED = """
+import json, resource, sys, time
+from pathlib import Path
+sys.path.insert(0, {root!r})
+started = time.process_time()
+said = {{}}
+{body}
+said["cpu_s"] = time.process_time() - started
+said["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps(said))
+"""
+
+
+def measured(body, **values):
+    """Run ``body`` (Python that fills the dict ``said``) in a fresh interpreter; ``said``, with its CPU time and peak memory."""
+    import subprocess
+    import sys
+
+    script = MEASURED.format(root=str(ROOT), body=body.format(**{k: repr(str(v)) for k, v in values.items()}))
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def with_cells(nb, cells):
+    return {**nb, "cells": nb["cells"] + cells}
+
+
+def test_json_is_costed_before_it_is_parsed():
+    """Values counted and nesting paired on the text alone: the lessons pass; empty lists, deep nesting do not."""
+    from autograder.grading.json_cost import BASE_VALUES, MAX_DEPTH, too_costly
+
+    for lesson in LESSONS:
+        assert too_costly(lesson.notebook_path().read_bytes()) == "", lesson.notebook
+    assert too_costly(b'{"a": "[[[[{{{,,,,\\\\\\"]]]", "b": [1, 2, {"c": []}]}') == ""
+    lists = b'{"cells": [], "x": [' + b"[]," * (2 * BASE_VALUES) + b"[]]}"
+    assert "JSON values" in too_costly(lists)
+    assert f"more than {MAX_DEPTH} deep" in too_costly(b"[" * (MAX_DEPTH + 1) + b"]" * (MAX_DEPTH + 1))
+    assert too_costly(b"[" * MAX_DEPTH + b"]" * MAX_DEPTH) == ""
+    assert too_costly(b"[" * 1000) == ""  # not JSON: json.loads says so
+
+
+@pytest.mark.slow
+def test_a_20_mb_notebook_of_empty_lists_is_refused_cheaply(notebooks, tmp_path):
+    """20 MB of empty JSON lists in a notebook's metadata: the mirror step refuses it, naming the file, in little memory."""
+    nb = json.loads(notebooks.stub[LESSON1.assignment])
+    text = json.dumps(nb)
+    filler = b"[]," * ((20_000_000 - len(text)) // 3)
+    data = text[:-1].encode() + b', "padding": [' + filler + b"[]]}"
+    path = tmp_path / "lists.ipynb"
+    path.write_bytes(data)
+    said = measured("""
+from autograder.course.lessons import LESSONS
+from autograder.nbgrader.course_folder import Course
+from autograder.pipeline import handins
+data = Path({path}).read_bytes()
+said["mb"] = len(data) / 1e6
+said["mirrored"], said["problem"] = handins.prepared(Course(Path({out})), data, "mal/lists.ipynb", LESSONS[0])
+said["mirrored"] = len(said["mirrored"])
+""", path=path, out=fresh_out(notebooks, "lists_out"))
+    assert said["mb"] > 19 and said["peak_mb"] < COST_MB, said
+    assert said["problem"].startswith("mal/lists.ipynb: not read: it holds about") and "JupyterLab" in said["problem"]
+
+
+@pytest.mark.slow
+def test_80000_files_make_a_short_message_and_few_notes(tmp_path):
+    """80,000 empty files beside a missing lesson notebook: one short problem, five notes and a count, in little memory."""
+    folder = tmp_path / "handed_in" / "mal" / LESSON1.assignment
+    folder.mkdir(parents=True)
+    for n in range(80_000):
+        (folder / f"f{n:05d}").touch()
+    (tmp_path / "handed_in" / "mal" / "stray").mkdir()
+    for n in range(20):
+        (tmp_path / "handed_in" / "mal" / f"loose{n}.txt").touch()
+    said = measured("""
+from autograder.pipeline import handins
+found = handins.scan(Path({source}))
+said["problems"] = found.standins
+said["notes"] = found.notes
+""", source=tmp_path / "handed_in")
+    problem = said["problems"][f"mal/{LESSON1.assignment}/{LESSON1.notebook}"]
+    assert len(problem) < 1_000 and "f00000, f00001, f00002, f00003, f00004 and 79,995 more" in problem, problem
+    assert len(said["notes"]) == handins.SHOWN_NAMES + 1 and "16 more entries skipped" in said["notes"][-1], said["notes"]
+    assert said["peak_mb"] < COST_MB, said
+
+
+@pytest.mark.slow
+def test_4_8_mb_of_code_is_not_parsed_by_the_grader(tmp_path):
+    """4.8 MB of code in 24 cells: the grader's own reading (stubs, parsable chunks) parses a bounded part, in little memory."""
+    nb = json.loads(LESSON1.notebook_path().read_text(encoding="utf-8"))
+    piece = "a = b + c * d - e\n" * 11_200
+    path = tmp_path / "code.ipynb"
+    path.write_text(json.dumps(with_cells(nb, [
+        {"cell_type": "code", "id": f"big{n}", "metadata": {}, "execution_count": None, "outputs": [], "source": piece}
+        for n in range(24)])), encoding="utf-8")
+    said = measured("""
+from autograder.course.lessons import LESSONS
+from autograder.grading import by_lesson
+from autograder.grading.submission import from_notebook_json
+from exercises.loader import drop_unwritten_stubs
+path = Path({path})
+read = by_lesson._screened(from_notebook_json(by_lesson._restored(by_lesson._notebook(path), LESSONS[0]), path))
+kept = drop_unwritten_stubs([(c.label, c.code) for c in read.chunks])
+said["code_mb"] = sum(len(code) for _label, code in kept) / 1e6
+""", path=path)
+    assert said["code_mb"] > 4.8 and said["peak_mb"] < COST_MB, said
+
+
+def test_a_feedback_page_shows_capped_code():
+    """Each code cell's source is cut at a line, with a note, and a page shows at most MAX_PAGE_CHARS of code."""
+    from autograder.nbgrader.capped_code import MAX_CELL_CHARS, MAX_PAGE_CHARS, cap_code
+
+    cells = [{"cell_type": "code", "source": "x = 1\n" * 10_000} for _ in range(30)] + [
+        {"cell_type": "markdown", "source": "y" * 50_000}, {"cell_type": "code", "source": "short = 1"}]
+    assert cap_code(cells) == 31
+    code = [cell["source"] for cell in cells if cell["cell_type"] == "code"]
+    assert all(len(text) <= MAX_CELL_CHARS + 200 for text in code)
+    assert sum(len(text) for text in code) <= MAX_PAGE_CHARS + 200 * len(code)
+    assert code[0].startswith("x = 1\n") and code[0].splitlines()[-1].startswith("# [40,002 more character(s)")
+    assert cells[-2]["source"] == "y" * 50_000 and cap_code([{"cell_type": "code", "source": "x = 1\n" * 100}]) == 0

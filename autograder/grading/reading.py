@@ -13,11 +13,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from autograder.grading.submission import MODULE_NAMES, MODULES_SAID, SubmissionError
+from exercises.loader import MAX_LOOKED_AT
 
 MAX_FOLDER_DEPTH = 16  # a learner repository keeps its work one or two folders down
 MAX_ENTRIES = 20_000  # files and folders looked at in one hand-in, a repository's .git left out
 MAX_NOTEBOOK_DEPTH = 100  # JSON nesting: a lesson notebook is 6 deep, widget state some 20
 SKIPPED_FOLDERS = (".ipynb_checkpoints", ".git")
+MAX_PARSED_HERE = MAX_LOOKED_AT  # characters of a hand-in's code the grader parses itself (some 200 MB at most)
 
 
 @contextmanager
@@ -94,9 +96,18 @@ def check_depth(nb, path):
 
 
 def parsable(chunks):
-    """(kept, notes): the chunks the grader's parser can read; a SyntaxError is kept, for the sandbox to report."""
-    kept, notes = [], []
+    """(kept, notes): the chunks the grader's parser can read; a SyntaxError is kept, for the sandbox to report.
+
+    The grader parses at most MAX_PARSED_HERE characters of them, in order: parsing costs it some 500 bytes
+    of memory a byte of code. A chunk past that is kept unparsed, and only the sandbox child, under its
+    memory limit, parses it (as it runs it).
+    """
+    kept, notes, left = [], [], MAX_PARSED_HERE
     for chunk in chunks:
+        if len(chunk.code) > left:
+            kept.append(chunk)
+            continue
+        left -= len(chunk.code)
         try:
             ast.parse(chunk.code)
         except (SyntaxError, ValueError):

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from autograder.course.lessons import teaching_sources
 from autograder.course.paths import reference_modules
+from autograder.grading.json_cost import too_costly
 from exercises import notebook
 from exercises.loader import drop_unwritten_stubs
 
@@ -75,6 +76,11 @@ def read_notebook_json(path: Path):
     text = _read_text(path, MAX_NOTEBOOK_BYTES)
     if not text.strip():
         raise SubmissionError(f"{path}: the notebook is empty; save it in JupyterLab (File > Save) and hand it in again")
+    costly = too_costly(text.encode("utf-8"))  # before json.loads: a text's cost is its size, not its count of values
+    if costly:
+        raise SubmissionError(f"{path}: not read: {costly}, far more than any notebook Jupyter saves; open it in "
+                              "JupyterLab, clear its outputs (Edit > Clear Outputs of All Cells), remove what was added "
+                              "to its metadata, save it and hand it in again")
     try:
         nb = json.loads(text)
     except json.JSONDecodeError as err:

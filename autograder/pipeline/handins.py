@@ -56,6 +56,7 @@ from pathlib import Path
 from autograder.course.lessons import LESSONS
 from autograder.course.metadata import restore_metadata
 from autograder.files import sha, write_if_changed
+from autograder.grading.json_cost import too_costly
 from autograder.grading.submission import MAX_NOTEBOOK_BYTES, SubmissionError, from_notebook
 from autograder.nbgrader.capped_outputs import capped_notebook_text
 from autograder.nbgrader.course_folder import BatchError, remove
@@ -68,6 +69,7 @@ ID_RULE = "a letter or digit, then up to 63 letters, digits, '_', '.' or '-'"
 TIMESTAMP = "timestamp.txt"
 IGNORED = (".ipynb_checkpoints",)
 MAX_RENAMED = 10  # notebooks of other names read to find a renamed lesson notebook, in name order
+SHOWN_NAMES = 5  # names a message or a folder's notes list, before they count the rest
 # Part of every mirrored notebook's hash: raised whenever prepared() changes what it writes,
 # so notebooks mirrored by an older kit are prepared (and graded) again.
 PREPARATION = "sanitized-3"  # 3: the widgets' answers kept
@@ -92,6 +94,30 @@ def show(name):
 def visible(text):
     """A message that may quote a name (an exception's, say), with every character str.isprintable() refuses escaped."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def listed(names, total=None):
+    """Names joined by commas: at most SHOWN_NAMES of them, then how many more of ``total`` (a folder may hold 80,000 files)."""
+    shown = names[:SHOWN_NAMES]
+    more = (len(names) if total is None else total) - len(shown)
+    return ", ".join(shown) + (f" and {more:,} more" if more > 0 else "")
+
+
+class Skipped:
+    """The notes about what a folder holds that is skipped: SHOWN_NAMES of them, then one that counts the rest."""
+
+    def __init__(self, notes, folder):
+        self.notes, self.folder, self.count = notes, folder, 0
+
+    def add(self, note):
+        self.count += 1
+        if self.count <= SHOWN_NAMES:
+            self.notes.append(note)
+
+    def close(self):
+        if self.count > SHOWN_NAMES:
+            self.notes.append(f"{self.folder}: {self.count - SHOWN_NAMES:,} more entries skipped as the ones above; "
+                              "hand in only the lesson notebooks, each as <student_id>/<assignment_id>/<notebook>")
 
 
 def where(source, path):
@@ -128,7 +154,9 @@ def _learner_grade_ids(source, path):
 
 
 def grade_ids_in(data):
-    """The grade ids the bytes of a notebook file carry, or an empty set when they are no notebook."""
+    """The grade ids the bytes of a notebook file carry, or an empty set when they are no notebook (or cost too much to read)."""
+    if too_costly(data):
+        return set()
     try:
         cells = json.loads(data.decode("utf-8-sig")).get("cells")
         found = set()
@@ -181,19 +209,21 @@ def _lesson_folder(scan, student, lesson, folder, lesson_ids):
             )
     if notebook is not None:
         scan.files[target] = notebook
+        skipped = Skipped(scan.notes, f"{prefix}/")
         for name in links:
-            scan.notes.append(f"{prefix}/{show(name)}: a symbolic link, not a file; skipped: hand in the file itself")
+            skipped.add(f"{prefix}/{show(name)}: a symbolic link, not a file; skipped: hand in the file itself")
         for name in others:
-            scan.notes.append(f"{prefix}/{show(name)}: {lesson.assignment} is handed in as {lesson.notebook}; "
-                              "this notebook was not graded")
+            skipped.add(f"{prefix}/{show(name)}: {lesson.assignment} is handed in as {lesson.notebook}; "
+                        "this notebook was not graded")
+        skipped.close()
         return ""
     if len(carrying) > 1:
         return (f"{lesson.notebook}: not handed in: {prefix}/ holds several notebooks with the lesson's grade cells "
-                f"({', '.join(map(show, carrying))}) and none named {lesson.notebook}; "
+                f"({listed(list(map(show, carrying)))}) and none named {lesson.notebook}; "
                 f"keep the one to grade, name it {lesson.notebook} and hand it in again")
-    found = [f"{show(n)} (not this lesson's notebook: it holds none of its grade cells)" for n in others]
-    found += [f"{show(n)} (a symbolic link)" for n in links] + [show(n) for n in rest]
-    holds = f"holds {', '.join(found)}" if found else "is empty"
+    found = [f"{show(n)} (not this lesson's notebook: it holds none of its grade cells)" for n in others[:SHOWN_NAMES]]
+    found += [f"{show(n)} (a symbolic link)" for n in links[:SHOWN_NAMES]] + [show(n) for n in rest[:SHOWN_NAMES]]
+    holds = f"holds {listed(found, len(others) + len(links) + len(rest))}" if found else "is empty"
     return f"{lesson.notebook}: not handed in: {prefix}/ {holds}; hand in the lesson notebook as {lesson.notebook}"
 
 
@@ -218,6 +248,7 @@ def _learner(scan, student, folder, lesson_ids, problems, inputs_lessons=None):
     (the lessons the input holds; default every lesson)."""
     lessons = {lesson.assignment: lesson for lesson in LESSONS}
     seen, stray = set(), []
+    skipped = Skipped(scan.notes, f"{student}/")
     for entry in _entries(folder):
         where = f"{student}/{show(entry.name)}"
         if entry.name in lessons and (entry.is_dir(follow_symlinks=False) or entry.is_symlink()):
@@ -233,15 +264,16 @@ def _learner(scan, student, folder, lesson_ids, problems, inputs_lessons=None):
                     problems.get((student, lesson.assignment)) or problem)
         elif entry.is_symlink():
             stray.append(entry.name)
-            scan.notes.append(f"{where}: a symbolic link, not a folder; skipped: hand in the files themselves")
+            skipped.add(f"{where}: a symbolic link, not a folder; skipped: hand in the files themselves")
         elif entry.is_dir():
             stray.append(entry.name + "/")
-            scan.notes.append(f"{where}: the course has no assignment {entry.name!r}; skipped")
+            skipped.add(f"{where}: the course has no assignment {entry.name!r}; skipped")
         else:
             stray.append(entry.name)
             home = [f"{student}/{l.assignment}/" for l in LESSONS if l.notebook == entry.name]
             fix = f": move it to {home[0]}" if home else ""
-            scan.notes.append(f"{where}: not inside <student_id>/<assignment_id>/; skipped{fix}")
+            skipped.add(f"{where}: not inside <student_id>/<assignment_id>/; skipped{fix}")
+    skipped.close()
     for lesson in LESSONS:
         relative = f"{student}/{lesson.assignment}/{lesson.notebook}"
         if lesson.assignment in seen:
@@ -250,7 +282,7 @@ def _learner(scan, student, folder, lesson_ids, problems, inputs_lessons=None):
             scan.standins[relative] = problems[(student, lesson.assignment)]
         elif not seen and (inputs_lessons is None or lesson.assignment in inputs_lessons):
             # a learner with no lesson folder at all still gets a row for every lesson the input holds
-            holds = f"holds only {', '.join(map(show, stray))}" if stray else "is empty"
+            holds = f"holds only {listed([show(n) for n in stray[:SHOWN_NAMES]], len(stray))}" if stray else "is empty"
             scan.standins[relative] = (
                 f"{lesson.notebook}: not handed in: {student}/ {holds}; "
                 f"hand in the lesson notebook as {student}/{lesson.assignment}/{lesson.notebook}"
