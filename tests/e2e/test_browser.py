@@ -289,6 +289,9 @@ def test_formgrader_opens_the_graded_cohort(browser, graded, shots):
         page.goto(f"{url}/formgrader?token={token}")  # the printed address: it also leaves the login cookie
         page.get_by_text(LESSONS[0].assignment, exact=True).first.wait_for()
         page.screenshot(path=shots / "formgrader-assignments.png")
+        assert page.locator("#graphkit-note").is_visible(), "the assignments page says what the kit uses"
+        lesson_row = page.locator("tr", has_text=LESSONS[0].assignment).first.inner_text()
+        assert "released" in lesson_row and "draft" not in lesson_row, lesson_row
         page.goto(f"{url}/formgrader/manage_students")
         student = page.locator("tr", has_text="mallory")
         try:
@@ -300,6 +303,7 @@ def test_formgrader_opens_the_graded_cohort(browser, graded, shots):
         row = student.first.inner_text()
         page.close()
     assert re.search(r"\d", row), f"mallory's row shows no score: {row!r}"
+    assert row.split()[0] == "mallory" and "None, None" not in row, f"a learner without a name shows by id: {row!r}"
 
 
 # ---------------------------------------------------------------- the formgrader, against a hostile hand-in
