@@ -151,13 +151,16 @@ def checkpoint_chain(length, every):
     return graph, {"x": 0.3, "w": 1.1}, every
 
 
-def independent_records(count):
-    """topological_order's argument: ``count`` records that each read the leaf x, and no other record (wide)."""
-    return ({f"n{k:06d}": ("neg", ["x"]) for k in range(count)},)
+def wide_records(count):
+    """topological_order's argument, wide: ``count`` records, half of them (a<k>) reading only the leaf x, and each of
+    the other half (b<k>) reading one of those; the b's come first, so the order given is no answer."""
+    half = count // 2
+    readers = {f"b{k:06d}": ("sub", [f"a{k:06d}", "x"]) for k in range(half)}
+    return ({**readers, **{f"a{k:06d}": ("neg", ["x"]) for k in range(half)}},)
 
 
 # Shapes that describe a call's whole argument list rather than a graph to evaluate for backward.
-ARGUMENTS = {"checkpoint_chain": checkpoint_chain, "independent_records": independent_records}
+ARGUMENTS = {"checkpoint_chain": checkpoint_chain, "wide_records": wide_records}
 
 # The ops these shapes use, computed as the reference's evaluate computes them (a test holds the two equal).
 STEPS = {

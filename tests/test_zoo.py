@@ -2,10 +2,11 @@
 
 import pytest
 
-from graphcourse import checks
+from graphcourse import checks, diagnose
 from graphcourse import zoo
 from graphcourse.checks.order_valid import WORKERS
 from solutions.order import topological_order as reference_order
+from tests.test_feedback_words import INTERNAL
 from tests.zoo_grades import all_grades
 
 ENTRIES = zoo.entries()
@@ -206,3 +207,34 @@ def test_every_operator_refuses_another_tapes_var():
     """A Var that refuses another tape's Var in + alone loses the two-tapes check on the first other operator."""
     score, _points, summary, _misconception = all_grades()["buggy_var_checks_add_only"]["tape_records/two_tapes"]
     assert score == 0 and "expected ValueError" in summary
+
+
+# Every message the zoo is shown: no grader-internal name, and every misconception it names right.
+
+
+def test_no_zoo_message_names_a_driver_or_helper():
+    for entry in BUGGY:
+        for check_id, (_score, _points, summary, misconception) in all_grades()[entry.name].items():
+            named = {name for name in INTERNAL if name in summary + misconception}
+            assert not named, (entry.name, check_id, named, summary)
+
+
+def labels_in(misconception):
+    """The zoo entries a misconception sentence names: the one, or each of the few it lists."""
+    return [e.name for e in BUGGY if e.description in misconception]
+
+
+@pytest.mark.parametrize("entry", BUGGY, ids=[e.name for e in BUGGY])
+def test_every_misconception_the_zoo_is_told_is_right(entry):
+    """Every label an entry is shown names it, alone or among the few its failing input cannot tell apart; a label
+    that names no entry is a symptom the failure itself shows (a RecursionError, a time measured), never a guess."""
+    symptoms = set(diagnose.SYMPTOMS.values()) | set(diagnose.STATUSES.values())
+    for check_id, (_score, _points, _summary, misconception) in all_grades()[entry.name].items():
+        if not misconception:
+            continue
+        named = labels_in(misconception)
+        if named:
+            assert entry.name in named, (check_id, named)
+            assert len(named) == 1 or misconception.startswith(f"The answer fits {len(named)} misconceptions")
+        else:
+            assert misconception in symptoms, (check_id, misconception)

@@ -35,6 +35,7 @@ def unchanged_functions(entry):
 
 
 CAP_SECONDS = 3.0  # the longest call of an entry that runs into time limits (Limits.longest_call_seconds)
+GROWTH_CAP_SECONDS = 12.0  # the same for such an entry's linear_growth checks (a right answer's largest call: ~1 s CPU)
 
 
 @lru_cache(maxsize=1)
@@ -81,15 +82,16 @@ def grade_source(item):
     checks = [c for c in all_checks() if c.function not in skipped]
     # An entry that cannot finish a deep chain in hours fails its deep family and the timed ones as surely when its
     # calls are stopped after 3 s as after 5 or 8 (a call stopped for time fails linear_time, whatever its limit).
-    # A check judged by how the time grows times each of its sizes once, with a wall clock of its own: under the cap
-    # a busy machine would stop the largest call of a right answer, so those checks are graded without it.
+    # A check judged by how the time grows times each of its sizes, the largest for a second or more of CPU: under
+    # the cap a busy machine would stop it for a right answer, so those checks get a cap of their own.
     capped = name in timed_out()
     grown = [c for c in checks if c.expect == "linear_growth"] if capped else []
     rest = [c for c in checks if c not in grown]
     limits = Limits(longest_call_seconds=CAP_SECONDS) if capped else Limits()
     results = grade(Submission(name, [Chunk(name, source)]), rest, limits, shrink=False).results
     if grown:
-        results += grade(Submission(name, [Chunk(name, source)]), grown, Limits(), shrink=False).results
+        limits = Limits(longest_call_seconds=GROWTH_CAP_SECONDS)
+        results += grade(Submission(name, [Chunk(name, source)]), grown, limits, shrink=False).results
     return name, {
         r.check.id: (r.score, r.check.points, r.failure.summary if r.failure else "", r.misconception)
         for r in results

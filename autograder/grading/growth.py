@@ -18,8 +18,10 @@ SUPERLINEAR, QUADRATIC, CUBIC = 1.3, 1.6, 2.6
 # time it took beyond the reference's grew at least GROWTH_MARGIN times as much as the size did, and it took at
 # least SLOWER times the reference's time on the largest. The time beyond the reference's leaves out what every
 # call of the size costs (building the input, sending the answer), and a call linear but slower than the
-# reference's has one that grows as the reference's own time does.
-GROWTH_MARGIN, SLOWER = 2.0, 2.5
+# reference's has one that grows as the reference's own time does. On the smallest size it is counted as at
+# least FLOOR times the reference's time there, so that a call about as fast as the reference (whose time beyond
+# it is a little noise) is not read as growing from nothing.
+GROWTH_MARGIN, SLOWER, FLOOR = 2.0, 2.0, 0.5
 
 
 def exponent(sizes, seconds):
@@ -72,12 +74,13 @@ def sentence(fn, unit, sizes, seconds, reference=None):
     beyond = ""
     if reference is not None and None not in reference and len(reference) == len(seconds):
         measured += f", the reference {' and '.join(f'{t:.2f} s' for t in reference)}"
-        seconds = [None if t is None else max(t - r, MEASURABLE) for t, r in zip(seconds, reference)]
+        seconds = [None if t is None else max(t - r, FLOOR * r, MEASURABLE) for t, r in zip(seconds, reference)]
         beyond = "beyond the reference's time, "
     ratio = times_as_long(sizes, seconds)
     if ratio is None:
         if seconds and seconds[0] is None:
-            return f"{measured}: even the smallest input was too slow, which looks like an endless loop"
+            return (f"{measured}: even the smallest input took longer than its time limit, so it loops without end "
+                    "or its time grows far faster than the input")
         return measured
     larger, longer = ratio
     grows = {"linear": LINEAR, "faster than linear": "faster than the input",
@@ -93,6 +96,6 @@ def superlinear(sizes, seconds, reference):
     if len(seconds) < 2 or None in reference:
         return False
     larger = sizes[-1] / sizes[0]
-    first = max(seconds[0] - reference[0], MEASURABLE)
+    first = max(seconds[0] - reference[0], FLOOR * reference[0], MEASURABLE)
     beyond = seconds[-1] - reference[-1]
     return seconds[-1] >= SLOWER * max(reference[-1], MEASURABLE) and beyond >= GROWTH_MARGIN * larger * first

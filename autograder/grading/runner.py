@@ -162,10 +162,8 @@ class Runner:
         for size, case in sized:
             if self.sandbox.seconds_left() <= 0:
                 return None, None, self.out_of_time(case)
-            self.sandbox.renew()
             limit = case.seconds or self.sandbox.limits.struck_large_call_seconds
-            reply = self.sandbox.call(case.fn, list(case.args), case.kwargs, seconds=limit, measure_cpu=True,
-                                      built=case.built, **case.request())
+            reply = self.measured_call(case, seconds=limit, measure_cpu=True)
             status = reply.get("status")
             if status == "out_of_time":
                 return None, None, self.out_of_time(case)
