@@ -246,9 +246,10 @@ if anywidget is not None:
                 if question in self._names and self._given.get(question) not in (None, []):
                     answers[self._names[question]] = self._given[question]
             if answers != self.answers:
+                gone = [name for name in self.answers if name not in answers]  # after Reset: ORDER is unanswered again
                 self.answers = answers
                 self.answered_at = int(time.time() * 1000)
-                _set_in_notebook(answers)
+                _set_in_notebook(answers, gone)
 
         @staticmethod
         def _summary(backward, first):
@@ -301,14 +302,16 @@ if anywidget is not None:
                 return None
 
 
-def _set_in_notebook(answers):
-    """Set each answer's variable in the notebook's namespace, when there is a notebook."""
+def _set_in_notebook(answers, gone=()):
+    """Set each answer's variable in the notebook's namespace, and unset those in ``gone``, when there is a notebook."""
     try:
         from IPython import get_ipython
     except ImportError:
         return
     shell = get_ipython()
     if shell is not None:
+        for name in gone:
+            shell.user_ns.pop(name, None)
         shell.user_ns.update({name: (list(value) if isinstance(value, list) else value)
                               for name, value in answers.items()})
 

@@ -141,6 +141,19 @@ def test_the_widget_turns_clicks_into_answers(widgets):
     w._on_message(w, {"kind": "edges", "count": 5}, [])
     assert w.answers == CLICKED and w.answered_at > 0
     assert all(w.quiz[q]["ok"] for q in ("inputs", "fan_out", "edges"))
+    w._on_message(w, {"kind": "reset"}, [])
+    assert w.clicks == [] and w.answers == {name: CLICKED[name] for name in ("INPUTS_OF_Q", "FAN_OUT_NODE", "EDGE_COUNT")}
+
+
+def test_the_widget_sets_and_unsets_the_answers_in_the_notebook(widgets, monkeypatch):
+    shell = SimpleNamespace(user_ns={"ORDER": "typed before"})
+    monkeypatch.setattr("IPython.get_ipython", lambda: shell)
+    w = lesson_1_widget(widgets)
+    for name in ("p", "q", "L"):
+        w.click(name)
+    assert shell.user_ns["ORDER"] == ["p", "q", "L"]
+    w.reset()
+    assert "ORDER" not in shell.user_ns
 
 
 @pytest.mark.parametrize("content", [None, [], {"kind": "click"}, {"kind": "edges", "count": True},
