@@ -391,3 +391,19 @@ def test_a_lesson_drawing_cell_shows_the_picture_or_says_why_not(drawn):
     assert "drawn with the reference's code" in text and "No picture here: this cell is no longer the lesson's" in text
     assert text.index("drawn with the reference's code") < text.index("No picture here")
     assert "\nmine\n" not in text
+
+
+def test_the_terminal_table_fits_100_columns_and_counts_the_remarks():
+    """make grade's table: no line over 100 columns, lessons numbered with a key when their names do not fit."""
+    lessons = [Lesson(f"lesson{n}_{'with_a_long_name' * 2}", f"n{n}.ipynb", 10) for n in range(1, 7)]
+    long_id = "a" * 60
+    learners = {long_id: {lessons[0].assignment: Entry("graded", score=7, late_seconds=7200.0, penalty=1.0)},
+                "s01": {lesson.assignment: Entry("unreadable", problem="x" * 420) for lesson in lessons}}
+    table = cohort_report.summary_table(Cohort(lessons, [], [], learners))
+    lines = table.splitlines()
+    assert all(len(line) <= cohort_report.TERMINAL for line in lines), table
+    assert lines[0].split()[:3] == ["learner", "#1", "#2"] and "#6 lesson6_" in table, table
+    assert "5 missing, 1 late" in table and "6 unreadable" in table and "x" * 30 not in table
+    assert long_id not in table and long_id[: cohort_report.LEARNER_WIDTH - 1] + "…" in table
+    short = cohort_report.summary_table(cohort())
+    assert short.splitlines()[0].split()[:3] == ["learner", "lesson1", "lesson2"], "names that fit are kept"
