@@ -59,9 +59,9 @@ def one_pass(graph):
     for _ in range(3):
         start = time.process_time()
         readers = {}
-        for name, _op, inputs in entries:
-            for read in inputs:
-                readers.setdefault(read, []).append(name)
+        for node, _kind, reads in entries:
+            for source in reads:
+                readers.setdefault(source, []).append(node)
         spent = time.process_time() - start
         best = spent if best is None else min(best, spent)
     return best

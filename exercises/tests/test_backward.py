@@ -100,7 +100,7 @@ def test_backward_long_chain_and_wide_fan_out_in_linear_time(impl):
 
 def impl_values(graph, leaves):
     """Every value of ``graph`` at ``leaves``: sums and negations only, worked out here."""
-    values = dict(leaves)
-    for name, op, inputs in graph:
-        values[name] = -values[inputs[0]] if op == "neg" else values[inputs[0]] + values[inputs[1]]
-    return values
+    known = dict(leaves)
+    for node, kind, reads in graph:
+        known[node] = -known[reads[0]] if kind == "neg" else known[reads[0]] + known[reads[1]]
+    return known
