@@ -88,16 +88,18 @@ def compare_dicts(case, got, want):
     return None
 
 
-def not_a_number(case, got, want_of, where=""):
+def not_a_number(case, got, want_of, where="", overflow=False):
     """A Failure for the first entry of ``got`` that is NaN or infinite where the reference's is finite, or None.
 
     ``want_of()`` gives the reference's whole answer; it is asked for only when such an entry exists, so a
-    property family that compares one entry pays nothing for an answer of finite numbers.
+    property family that compares one entry pays nothing for an answer of finite numbers. ``overflow=True``
+    lets infinities pass (NaN never does): a wrong rule carried back over thousands of blocks may overflow.
     """
     if first_not_finite(got) is None:
         return None
     want = want_of()
-    name = next((n for n, v in got.items() if not math.isfinite(v) and math.isfinite(want.get(n, 0.0))), None)
+    name = next((n for n, v in got.items() if not math.isfinite(v) and math.isfinite(want.get(n, 0.0))
+                 and not (overflow and math.isinf(v))), None)
     if name is None:
         return None
     what = "dL/d" if case.fn == "backward" else "the value of "
@@ -470,9 +472,9 @@ def judge_carried_back(check, case, reply):
         if missing:
             return Failure(case, f"the result{where} has no entry for {short(missing)}", got=got)
     failure = (not_a_number(case, short_got, lambda: short_answer(case.driver), f" on {small}")
-               or not_a_number(case, got, lambda: reference_answer(case)))
-    if failure:  # NaN agrees with nothing: no rule can be read from it, and none can carry it back
-        return failure
+               or not_a_number(case, got, lambda: reference_answer(case), overflow=True))
+    if failure:  # NaN agrees with nothing: no rule can be read from it, and none can carry it back; the short
+        return failure  # answer's numbers are small, but a wrong rule carried over a long input may overflow, as it would
     short_output = short_graph[-1][0]
     below = [short_got[name] for name in short_places]  # every name in a block or a sum, and none other
     if all(close(gradient, below[0]) for gradient in below):  # the short input's right gradients are -2, -1, 0 and 1
