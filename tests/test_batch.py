@@ -180,7 +180,12 @@ def test_cohort_report_and_summary(runs):
     said = "\n".join(batch.missing_report(runs.first))
     assert f"missing: alan handed in nothing for {LESSON2}" in said
     assert f"unreadable: dennis/{LESSON1}" in said
+    printed = batch.after_table(runs.first)
+    assert not [line for line in printed if line.startswith("missing: ")], "missing hand-ins are counted, not listed"
+    assert any(line.endswith("not handed in (- in the table)") for line in printed)
+    assert all(len(line) <= batch.cohort_report.TERMINAL for line in printed), printed
     table = batch.cohort_report.summary_table(runs.first)
+    assert all(len(line) <= batch.cohort_report.TERMINAL for line in table.splitlines()), table
     per_lesson = [sum(cell_points(c) for c in grade_cells().values() if c.assignment == lesson.assignment) for lesson in LESSONS]
     full = r"\s+".join(f"{p:g}/{p:g}" for p in per_lesson)
     assert re.search(rf"^ada\s+{full}\s+{sum(per_lesson):g}/{sum(per_lesson):g}", table, re.M), table
