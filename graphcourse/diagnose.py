@@ -72,7 +72,7 @@ _SPECIAL_CASE = (
 SYMPTOMS.update({(family, "inconsistent", ""): _SPECIAL_CASE for family in ("deep_graph", "linear_time", "no_mutation")})
 
 
-MOST_NAMED = 3  # an answer that fits more misconceptions than this names none: the input tells too little
+MOST_NAMED = 4  # an answer that fits more misconceptions than this names none: the input tells too little
 
 
 def _suspects():
