@@ -61,7 +61,6 @@ to `nbgrader zip_collect`, which believes the file names inside archives that le
 upload: autograder/pipeline/collect.py reads it, trusting only the LMS's own names.
 """
 
-import argparse
 import collections
 import ctypes
 import datetime
@@ -81,7 +80,7 @@ from autograder.files import sha, write_atomic, write_if_changed
 from autograder.grading import cellgrades
 from autograder.nbgrader import hidden_checks, manual_grades
 from autograder.nbgrader.course_folder import BatchError, Course, remove
-from autograder.pipeline import cohort_report, handins, timestamps
+from autograder.pipeline import cohort_report, grade, handins, timestamps, unchanged
 from autograder.pipeline import collect as download
 from autograder.pipeline.ledger import Ledger
 from autograder.pipeline.progress import Progress
@@ -639,32 +638,27 @@ def run(out="out", submissions=None, zip_file=None, assignment=None, workers=WOR
     cohort = write_outputs(course, keys, notes, marks)
     cohort.regraded = sorted(tried)
     cohort.refreshed = sorted(set(writer.written) - set(tried))  # pages written again for the gradebook's changes
+    cohort.unfinished = list(unfinished)  # hand-ins left without feedback: the next run tries them again
     return cohort
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(
-        prog="python -m autograder.pipeline.batch", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--out", default="out", help="the cohort's grading folder (default: out)")
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument("--submissions", metavar="DIR", help="a folder laid out as nbgrader's submitted/")
-    source.add_argument("--zip", metavar="FILE", help="an LMS download (a Canvas submissions zip)")
-    parser.add_argument("--assignment", help="with --zip: the assignment the download belongs to")
-    parser.add_argument("--db-url", metavar="URL",
-                        help="the gradebook, for several graders at once: postgresql://USER@HOST/DATABASE (no password "
-                             "in it: ~/.pgpass or PGPASSWORD); OUT remembers it (default: OUT's, else OUT/gradebook.db)")
-    parser.add_argument("--workers", type=int, default=WORKERS,
-                        help=f"worker processes for the hidden checks and the feedback (default: every core, {WORKERS})")
-    args = parser.parse_args(argv)
-    started = time.monotonic()
+def main(argv=None, started=None):
+    """The batch's command line (autograder/pipeline/grade.py's parser); ``started``: when the command started.
+
+    A complete run keeps what it printed, with the digest of its inputs taken before it read them and OUT's files as
+    it leaves them (autograder/pipeline/unchanged.py), for the next make grade to answer with when nothing changed.
+    """
+    args = grade.parser(__doc__).parse_args(argv)
+    started = time.monotonic() if started is None else started
+    digest = grade.inputs_digest(args)
+    unchanged.forget(args.out)
     try:
         cohort = run(args.out, args.submissions, args.zip, args.assignment, args.workers, db_url=args.db_url)
     except BatchError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    print(cohort_report.summary_table(cohort))
-    for line in after_table(cohort):
+    printed = [cohort_report.summary_table(cohort), *after_table(cohort)]
+    for line in printed:
         print(line)
     out = Path(args.out)
     if cohort.regraded:
@@ -672,11 +666,13 @@ def main(argv=None):
     elif cohort.refreshed:
         done = "no hand-in changed, nothing was graded again"
     else:
-        done = "nothing changed since the last run, nothing was graded again"
+        done = grade.NOTHING
     if cohort.refreshed:
         done += (f"; grades or comments set by hand in the gradebook changed for {len(cohort.refreshed)} hand-in(s): "
                  "their feedback pages were written again")
-    print(f"\n{done}; gradebook, grades.csv, checks.csv, feedback/, results/ and cohort_report.html are in {out}/")
+    print(f"\n{done}; {grade.DONE} {out}/")
+    if digest and not cohort.unfinished:
+        unchanged.remember(args.out, digest, printed)
     return 0
 
 

@@ -59,6 +59,7 @@ from autograder.course.lessons import LESSONS
 from autograder.files import write_atomic
 from autograder.grading.submission import MAX_NOTEBOOK_BYTES
 from autograder.nbgrader.course_folder import BatchError, remove
+from autograder.pipeline import refusals
 from autograder.pipeline.handins import ID_RULE, TIMESTAMP, is_safe_id, show, visible
 
 MAX_ENTRY_BYTES = MAX_NOTEBOOK_BYTES  # 100 MB a file: a larger notebook is not graded anyway
@@ -306,11 +307,10 @@ def collect(zip_file, dest, assignment=None):
     no entry named by the LMS, an unknown or undecidable assignment).
     """
     zip_file, dest = Path(zip_file), Path(dest)
-    if not zip_file.is_file():
-        raise BatchError(f"{zip_file}: no such file; pass the zip downloaded from the LMS as ZIP=...")
     lessons = {lesson.assignment: lesson for lesson in LESSONS}
-    if assignment is not None and assignment not in lessons:
-        raise BatchError(f"ASSIGNMENT={assignment}: the course has no such assignment; use one of {', '.join(lessons)}")
+    refused = refusals.download(zip_file) or refusals.assignment_name(assignment)
+    if refused:
+        raise BatchError(refused)
     try:
         archive = zipfile.ZipFile(zip_file)
     except (zipfile.BadZipFile, OSError, ValueError, EOFError) as err:

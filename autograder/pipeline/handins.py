@@ -60,6 +60,7 @@ from autograder.grading.json_cost import too_costly
 from autograder.grading.submission import MAX_NOTEBOOK_BYTES, SubmissionError, from_notebook
 from autograder.nbgrader.capped_outputs import capped_notebook_text
 from autograder.nbgrader.course_folder import BatchError, remove
+from autograder.pipeline import refusals
 from autograder.nbgrader.sanitize_markup import sanitize_notebook
 from autograder.pipeline import readonce, timestamps
 from exercises.widget_answers import KEPT, saved_answers
@@ -405,16 +406,11 @@ def mirror(course, source, label, problems=None):
     Each input file is read once (``readonce``), and only those bytes are used.
     """
     source = Path(source).resolve()
-    if not source.is_dir():
-        raise BatchError(f"{source}: no such folder; pass a folder laid out as <student_id>/<assignment_id>/<notebook>")
+    refused = refusals.submissions_folder(source, course.root) or refusals.other_cohort(course.root, label,
+                                                                                          course.state.get("input"))
+    if refused:
+        raise BatchError(refused)
     submitted = course.root / "submitted"
-    if source == submitted or submitted in source.parents or source in submitted.parents:
-        raise BatchError(f"{source}: the hand-ins must be outside {submitted}, which is made from them")
-    if course.state.get("input") not in (None, label) and any(submitted.glob("*/*")):
-        raise BatchError(
-            f"{course.root} holds the grades of another cohort ({course.state['input']}); "
-            "grade this one into another folder (OUT=...) or delete that folder first"
-        )
     course.state["input"] = label
     remove(course.cache / RECEIVED)  # what a killed run left of its copy
     lessons = {lesson.assignment: lesson for lesson in LESSONS}
