@@ -7,7 +7,7 @@ import pytest
 from autograder.course.lessons import LESSONS
 from graphcourse import zoo
 from graphcourse import builders
-from autograder.tools import bench, cohorts, otter, scale, stock
+from autograder.tools import bench, cohorts, first_run, marked, otter, scale, stock
 from graphcourse import bench as edges
 from solutions import graph as reference
 
@@ -133,3 +133,27 @@ def test_steps_table_lines_up_the_columns():
     lines = bench.steps_table({"stock": {"autograde": 8.0}, "kit": {"autograde": 2.0, "feedback": 4.0}}, 4)
     assert lines[1].split() == ["autograde", "2.000", "s", "0.500", "s"]
     assert lines[2].split() == ["feedback", "1.000", "s"]
+
+
+def test_the_summary_prints_every_target_met_or_not(capsys):
+    """Each target of the kit's speed is printed beside its figure, met or NOT met; one not measured is NOT met."""
+    compared = {"stock": 100.0, "kit1": 6.0, "kit2": 3.0, "learners": 10}
+    memory = {100: {"batch_mib": 100.0, "children_mib": 50.0}, 1000: {"batch_mib": 101.0, "children_mib": 50.0}}
+    bench.summary(compared, memory, {"chain": 1.0}, {"fresh": 0.3, "otter": 3.6}, 0.1, no_change=0.5,
+                  setup={"setup": 30.0, "first_grade": 20.0, "no_change": 0.4})
+    lines = [line for line in capsys.readouterr().out.splitlines() if "target:" in line]
+    assert len(lines) == 8 and all(", met)" in line and "NOT met" not in line for line in lines), lines
+    slow = {"stock": 10.0, "kit1": 3.0, "kit2": 2.5, "learners": 10}
+    bench.summary(slow, {100: memory[100]}, {"chain": 1.0}, {"fresh": 0.5}, 0.2)
+    lines = [line for line in capsys.readouterr().out.splitlines() if "target:" in line]
+    assert len(lines) == 7 and all("NOT met" in line for line in lines), lines
+
+
+def test_the_setup_figures_land_in_the_readme_and_the_performance_page(tmp_path):
+    body = first_run.setup_block({"setup": 31.0, "first_grade": 22.0, "no_change": 0.3}, "uv", "2000-01-01")
+    for page in first_run.PAGES:
+        copy = tmp_path / page.name
+        copy.write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
+        marked.rewrite(copy, "setup", body, first_run.COMMAND)
+        assert marked.block(copy.read_text(encoding="utf-8"), "setup") == body + "\n"
+    assert "53 s in all" in body and "(uv)" in body
