@@ -5,13 +5,17 @@ once more with nothing changed, and once after one learner fixed an answer. The 
 read what each run left behind.
 """
 
+import contextlib
 import csv
 import hashlib
 import html
 import io
 import json
+import os
 import re
 import sqlite3
+import subprocess
+import sys
 from types import SimpleNamespace
 
 import pytest
@@ -249,3 +253,66 @@ def test_a_hand_in_nbgrader_cannot_autograde_is_graded_as_unreadable(tmp_path, m
     assert float(rows["alan", LESSON2]["raw_score"]) == 0.0 < float(rows["ada", LESSON2]["raw_score"])
     assert float(rows["alan", LESSON1]["raw_score"]) == float(rows["ada", LESSON1]["raw_score"]) > 0
     assert graded.entry("alan", LESSON2).status == "unreadable"
+
+
+# ---------------------------------------------------------------- nothing to do costs nothing
+
+
+@pytest.fixture(scope="module")
+def unchanged_run(runs):
+    """After the runs above, one complete run through the batch's command line in this process keeps what it printed
+    (autograder/pipeline/unchanged.py); then make grade's command runs in a fresh process with nothing changed."""
+    args = ["--out", str(runs.out), "--submissions", str(runs.handed_in), "--workers", "1"]
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        assert batch.main(args) == 0
+    before = stamped(runs.out)
+    again = subprocess.run([sys.executable, "-X", "importtime", "-m", "autograder.pipeline.grade", *args],
+                           capture_output=True, text=True, cwd=ROOT, timeout=300)
+    return SimpleNamespace(printed=printed.getvalue(), again=again, before=before, after=stamped(runs.out))
+
+
+def stamped(out):
+    """{relative path: (content hash, modification time)} of every file under out, its cache and logs included."""
+    return {path: (digest, (out / path).stat().st_mtime_ns) for path, digest in snapshot(out).items()}
+
+
+def test_a_run_with_nothing_to_do_imports_no_nbgrader_and_writes_nothing(unchanged_run, runs):
+    from autograder.pipeline import grade, unchanged
+
+    again = unchanged_run.again
+    assert again.returncode == 0, again.stderr[-2000:]
+    imported = {line.rsplit("|", 1)[1].strip() for line in again.stderr.splitlines() if line.startswith("import time:")}
+    assert "autograder.pipeline.unchanged" in imported
+    assert not {m for m in imported if m.split(".")[0] in ("nbgrader", "nbformat", "nbconvert", "jupyter_server")}
+    assert unchanged_run.after == unchanged_run.before, "the run with nothing to do wrote a file"
+    table = unchanged_run.printed.rsplit("\n\n", 1)[0]
+    assert again.stdout.rsplit("\n\n", 1)[0] == table and "alan" in table
+    assert again.stdout.rstrip().splitlines()[-1].startswith(f"{grade.NOTHING};")
+    assert (runs.out / "cache" / unchanged.NAME).is_file()
+
+
+def test_a_changed_hand_in_or_output_is_seen(unchanged_run, runs):
+    """The answer is kept only for the same hand-ins' content and an OUT as the last complete run left it."""
+    from autograder.pipeline import unchanged
+
+    out, handed_in = runs.out, runs.handed_in
+    digest = unchanged.inputs(handed_in)
+    assert unchanged.answer(out, digest) is not None
+    assert unchanged.answer(out, unchanged.inputs(handed_in, db_url="sqlite:///elsewhere.db")) is None
+    notebook = handed_in / "alan" / LESSON1 / NOTEBOOK1
+    text = notebook.read_text(encoding="utf-8")
+    notebook.write_text(text + " ", encoding="utf-8")
+    try:
+        assert unchanged.inputs(handed_in) != digest
+    finally:
+        notebook.write_text(text, encoding="utf-8")
+    assert unchanged.inputs(handed_in) == digest
+    grades = out / "grades.csv"
+    kept, stat = grades.read_bytes(), grades.stat()
+    grades.write_bytes(kept + b"\n")
+    try:
+        assert unchanged.answer(out, digest) is None
+    finally:
+        grades.write_bytes(kept)
+        os.utime(grades, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert unchanged.answer(out, digest) is not None
