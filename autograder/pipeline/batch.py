@@ -648,7 +648,7 @@ def main(argv=None, started=None):
     A complete run keeps what it printed, with the digest of its inputs taken before it read them and OUT's files as
     it leaves them (autograder/pipeline/unchanged.py), for the next make grade to answer with when nothing changed.
     """
-    args = grade.parser(__doc__).parse_args(argv)
+    args = grade.parser(__doc__, "python -m autograder.pipeline.batch").parse_args(argv)
     started = time.monotonic() if started is None else started
     digest = grade.inputs_digest(args)
     unchanged.forget(args.out)

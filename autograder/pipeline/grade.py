@@ -22,13 +22,13 @@ NOTHING = "nothing changed since the last run, nothing was graded again"
 DONE = "gradebook, grades.csv, checks.csv, feedback/, results/ and cohort_report.html are in"
 
 
-def parser(description=__doc__):
+def parser(description=__doc__, prog="python -m autograder.pipeline.grade"):
     """The batch's command line, shared by this front and autograder/pipeline/batch.py."""
     import argparse
     import os
 
     workers = os.cpu_count() or 2
-    made = argparse.ArgumentParser(prog="python -m autograder.pipeline.batch", description=description,
+    made = argparse.ArgumentParser(prog=prog, description=description,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     made.add_argument("--out", default="out", help="the cohort's grading folder (default: out)")
     source = made.add_mutually_exclusive_group()
