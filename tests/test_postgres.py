@@ -35,6 +35,7 @@ from tests.conftest import ROOT, prepared_course
 
 pytestmark = pytest.mark.slow
 
+GRADE = "import sys; from autograder.pipeline import batch; batch.run(sys.argv[1], workers=2)"  # the folder's own gradebook
 RECORDS = ("records", "seconds")  # under cache/: the hidden checks' graded records, by hash of the code
 
 
@@ -76,8 +77,12 @@ def runs(server, tmp_path_factory):
     for name in RECORDS:
         shutil.copytree(seen.sqlite / "cache" / name, seen.postgres / "cache" / name, dirs_exist_ok=True)
     seen.url = server.create("course")
-    command = ["--out", str(seen.postgres), "--workers", "2", "--db-url", seen.url]  # make grade DB_URL=... OUT=...
-    seen.exit = batch.main(command)
+    try:  # what make grade DB_URL=... OUT=... runs
+        batch.run(seen.postgres, workers=2, stream=seen.log, db_url=seen.url)
+        seen.exit = 0
+    except batch.BatchError as err:
+        seen.log.write(f"error: {err}\n")
+        seen.exit = 2
     return seen
 
 
@@ -142,8 +147,8 @@ def graders_at_work(runs, tmp_path_factory):
     seen = SimpleNamespace(marks=marks_of(runs.url), stop=folder / "stop")
     for student, assignment, *_rest in (mark for marks in seen.marks for mark in marks):
         shutil.rmtree(runs.postgres / "autograded" / student / assignment)  # make grade autogrades these again
-    grade = subprocess.Popen([sys.executable, "-m", "autograder.pipeline.batch", "--out", str(runs.postgres),
-                              "--workers", "2"], cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    grade = subprocess.Popen([sys.executable, "-c", GRADE, str(runs.postgres)],  # make grade OUT=..., in a process of its own
+                             cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     graders = []
     for number, marks in enumerate(seen.marks):
         path = folder / f"marks{number}.json"
