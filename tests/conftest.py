@@ -41,13 +41,13 @@ LONGEST_FIRST = (
 
 
 def pytest_collection_modifyitems(config, items):
-    """Long files first (LONGEST_FIRST); tests marked e2e (a browser, a real install) run only when the
-    marker expression names them (make e2e)."""
+    """Long files first (LONGEST_FIRST); tests marked e2e (a browser, a real install) or postgres (a database
+    server) run only when the marker expression names them (make e2e, make test-postgres)."""
     rank = {name: number for number, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: each file keeps its own order
-    if "e2e" in (config.option.markexpr or ""):
-        return
-    kept = [item for item in items if item.get_closest_marker("e2e") is None]
+    asked = config.option.markexpr or ""
+    apart = [marker for marker in ("e2e", "postgres") if marker not in asked]  # each run by a make target of its own
+    kept = [item for item in items if not any(item.get_closest_marker(marker) for marker in apart)]
     if len(kept) < len(items):
         config.hook.pytest_deselected(items=[item for item in items if item not in kept])
         items[:] = kept
