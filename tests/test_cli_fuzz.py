@@ -405,6 +405,6 @@ def test_the_cli_process_on_a_hostile_folder(workdir):
     assert results["score"] == 0
     for named in ("graph.py", "work.ipynb", "folders more than", "graph.ipynb: symbolic link ignored"):
         assert named in results["output"], results["output"]
-    assert "isolation" in results
+    assert "isolation" in results["extra_data"]
     assert_clean(json.dumps(results) + run.stdout + run.stderr, workdir)
     assert [p.name for p in out.parent.iterdir()] == ["results.json"], "a temporary file was left beside the results"

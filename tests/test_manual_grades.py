@@ -36,6 +36,7 @@ COMMENT = "Add at a fan-out: `+=`, not `=`. <b>Well tried.</b>"
 WRITTEN_AGAIN = {  # what a grade set by hand may change, and must
     f"feedback/barbara/{LESSON2.assignment}/{LESSON2.notebook.replace('.ipynb', '.html')}",
     f"results/barbara/{LESSON2.assignment}.json", "grades.csv", "checks.csv", "cohort_report.html",
+    "provenance.csv", "history.jsonl",  # the new score, and what made it, join the record of decisions
 }
 
 

@@ -415,7 +415,11 @@ def test_there_is_a_described_case():
 def test_a_described_case_builds_exactly_its_args():
     """The child builds, from the description, the very arguments the grader judges against (names, order, types)."""
     for case in described_cases():
-        graph, values, *rest = builders.build(case.built)  # values: backward's, or another call's leaves
+        built = builders.build(case.built)
+        if len(built) == 1:  # a whole argument list of one (records, not a graph): equal as JSON carries it
+            assert json.loads(json.dumps(built)) == json.loads(json.dumps(list(case.args)))
+            continue
+        graph, values, *rest = built  # values: backward's, or another call's leaves
         assert as_json_graph(graph) == case.args[0]
         assert list(values.items()) == list(case.args[1].items())
         assert all(type(v) is type(case.args[1][k]) for k, v in values.items())

@@ -73,22 +73,36 @@ def now():
     return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
+MAX_DEPTH = 64  # folders below a hand-in that its digest goes into; the reader refuses deeper ones
+MAX_ENTRIES = 1_000_000  # names a folder's digest looks at, in all; past it the folder has no digest
+
+
 def handin_digest(path):
-    """sha256 of a hand-in: a file's bytes; a folder's files (below it, by relative name, links not followed)."""
+    """sha256 of a hand-in: a file's bytes; a folder's regular files (below it, by relative name as bytes, links
+    not followed), walked without recursion and within MAX_DEPTH and MAX_ENTRIES, so a hostile folder (thousands of
+    levels, names that are not UTF-8, a FIFO) costs a bounded walk; "" when it cannot be read."""
     path = Path(path)
-    if not path.is_dir() or path.is_symlink():
-        try:
+    try:
+        if not path.is_dir() or path.is_symlink():
             return _file_sha(path)
-        except OSError:
-            return ""
-    digest = hashlib.sha256()
-    for top, folders, names in os.walk(path):
-        folders.sort()
-        for name in sorted(names):
-            found = Path(top, name)
-            if found.is_file() and not found.is_symlink():
-                digest.update(found.relative_to(path).as_posix().encode() + b"\0" + bytes.fromhex(_file_sha(found)))
-    return digest.hexdigest()
+        digest, seen, stack = hashlib.sha256(), 0, [(b"", 0)]
+        while stack:
+            relative, depth = stack.pop()
+            with os.scandir(os.path.join(os.fsencode(path), relative) if relative else os.fsencode(path)) as found:
+                entries = sorted(found, key=lambda entry: entry.name, reverse=True)
+            for entry in entries:
+                seen += 1
+                if seen > MAX_ENTRIES:
+                    return ""
+                name = os.path.join(relative, entry.name) if relative else entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    if depth < MAX_DEPTH:
+                        stack.append((name, depth + 1))
+                elif entry.is_file(follow_symlinks=False):
+                    digest.update(name + b"\0" + bytes.fromhex(_file_sha(entry.path)))
+        return digest.hexdigest()
+    except (OSError, ValueError):
+        return ""
 
 
 def _file_sha(path):

@@ -625,7 +625,7 @@ def sanitize_cell(cell, budget=None):
 
 
 def sanitize_notebook(nb):
-    """Make a notebook (nbformat 4, as a dict or NotebookNode, changed in place) safe to show; return how many cells changed."""
+    """Make a notebook (nbformat 4, as a dict or NotebookNode, changed in place) safe to show; return how many cells' markup or code it changed."""
     metadata = nb.get("metadata")
     if isinstance(metadata, dict):
         metadata.pop("widgets", None)  # nbconvert embeds widget state, and then the widget scripts
@@ -638,8 +638,12 @@ def sanitize_notebook(nb):
     capped = {id(cell) for cell in cap_notebook(nb)}
     cells = nb.get("cells") if isinstance(nb.get("cells"), list) else []
     budget = Budget()
-    return sum(kit_cell_id(cell, position) | sanitize_cell(cell, budget) | (id(cell) in capped)
-               for position, cell in enumerate(cells) if isinstance(cell, dict))
+    changed = 0
+    for position, cell in enumerate(cells):
+        if isinstance(cell, dict):
+            kit_cell_id(cell, position)  # every id is the kit's; a renumbered id is not markup made safe
+            changed += sanitize_cell(cell, budget) | (id(cell) in capped)
+    return changed
 
 
 def kit_cell_id(cell, position):

@@ -68,13 +68,16 @@ def uses_a_database(out, db_url=None):
 
 def inputs(source, assignment=None, db_url=None):
     """The digest of everything a batch's outputs follow from; ``source``: the submissions folder, the download, or
-    None for the demo cohort."""
+    None for the demo cohort. None when the source cannot be read whole (the batch then runs)."""
     from autograder.grading import cellgrades, provenance
 
+    handins = provenance.handin_digest(source) if source else ""
+    if source and not handins:
+        return None  # a folder the digest cannot read whole is graded every time
     parts = {
         "version": VERSION,
         "source": str(Path(source).resolve()) if source else "demo",
-        "handins": provenance.handin_digest(source) if source else "",
+        "handins": handins,
         "assignment": assignment or "",
         "db_url": db_url or "",
         "checks": cellgrades.fingerprint(),
