@@ -553,8 +553,9 @@ def test_grades_csv_quotes_and_neutralises_gradebook_names(folder_run):
 
 # ---------------------------------------------------------------- costs bounded before the work
 # Each hostile hand-in is built in a temporary folder at test time, and the grader's own step that reads it
-# runs in a fresh process, which reports its CPU time and its peak resident memory (RUSAGE_SELF, a loose bound
-# that includes the interpreter and the kit): under COST_MB, with a message for that learner alone.
+# runs in a fresh process, which reports its CPU time and its peak resident memory (VmHWM, a loose bound that
+# includes the interpreter and the kit; not RUSAGE_SELF, whose peak a process keeps across exec from the test worker
+# that forked it): under COST_MB, with a message for that learner alone.
 
 COST_MB = 500
 MEASURED = """
@@ -565,7 +566,9 @@ started = time.process_time()
 said = {{}}
 {body}
 said["cpu_s"] = time.process_time() - started
-said["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+status = Path("/proc/self/status").read_text()
+said["peak_mb"] = int(status.split("VmHWM:")[1].split()[0]) / 1024 if "VmHWM:" in status else (
+    resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
 print(json.dumps(said))
 """
 
