@@ -23,6 +23,12 @@ SMALL = 60  # only graphs up to this many nodes are replayed on the zoo
 # What a deep family says of recursion is what its public test says (exercises/bounds.py): the sandbox child
 # caps sys.setrecursionlimit at Python's default (autograder/sandbox/child.py), and the public tests do the same.
 
+_GROWS_PER_NODE = (
+    "Each new node costs work that grows with the whole graph (a search through a list of the names used so far, "
+    "say), so the time grows with the square of the graph. Keep what you look up in a set or a dict, which answers "
+    "at once whatever its size."
+)
+
 # Symptoms that name a misconception without replaying anything: (family or check id, status, error type).
 SYMPTOMS = {
     ("deep_graph", "raised", "RecursionError"): RECURSION_ADVICE["backward"],
@@ -50,6 +56,8 @@ SYMPTOMS = {
     "back) again for every node, so its time grows with the square of the chain. Recompute each segment once, from "
     "the checkpoint just before it, and keep its values while the sweep walks back through that segment.",
     ("gradient_graph_deep", "raised", "RecursionError"): RECURSION_ADVICE["gradient_graph"],
+    ("gradient_graph_deep", "slow", ""): _GROWS_PER_NODE,
+    ("gradient_graph_deep", "timeout", ""): _GROWS_PER_NODE,
     ("order_linear_time", "timeout", ""): "The pass looks through the records again and again for a node whose inputs "
     "are all listed, so its time grows with the square of their number. Count each node's unfinished inputs once, "
     "and queue a node when its count reaches 0 (Kahn's algorithm).",

@@ -186,9 +186,11 @@ def test_a_slope_misconception_costs_no_order_points(entry):
 
 
 def test_a_quadratic_gradient_graph_is_told_how_its_time_grows():
-    """Too slow on the 10,000-node chain, it is timed on chains of 2,500 and 5,000 nodes and told what that shows."""
+    """Timed on chains of 1,250, 2,500 and 5,000 nodes beside the reference, it is told how its time grows: by the
+    growth, never by a clock alone, so a fast machine fails it as surely as a slow one."""
     score, _points, summary, misconception = all_grades()["buggy_gradient_graph_used_list"]["gradient_graph_deep/chain"]
-    assert score == 0 and "2,500 nodes" in summary and "5,000 nodes" in summary and "(quadratic)" in summary
+    assert score == 0 and "1,250 nodes" in summary and "5,000 nodes" in summary and "the reference" in summary
+    assert "(quadratic)" in summary or "more than its time limit" in summary
     assert "recursion" not in summary + misconception.lower()
 
 
