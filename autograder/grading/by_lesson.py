@@ -6,7 +6,8 @@ notebook, exactly as the batch restores it before nbgrader sees it. A folder giv
 result per lesson notebook it holds, plus the total. A module (exercises/graph.py), or
 code that belongs to no lesson, is graded on the four functions. In a folder, code from
 a module or another notebook joins each lesson's code, and a function the learner wrote
-anywhere wins over an untouched stub.
+anywhere wins over an untouched stub. Given a lesson (its assignment id), a hand-in is graded on
+that lesson alone: its notebook, or, without one, the functions the lesson grades.
 """
 
 import json
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder.course import active
-from autograder.course.lessons import LESSONS, grade_cells, module_of
+from autograder.course.lessons import LESSONS, function_of, grade_cells, module_of
 from autograder.course.metadata import restore_metadata
 from autograder.grading import cellgrades, report
 from autograder.grading.reading import check_depth, handed_in_files, parsable, reading
@@ -140,12 +141,16 @@ def _screened(submission):
     return Submission(submission.origin, chunks, submission.notes + notes)
 
 
-def _functions_part(submission, *modules):
-    """The submission's code graded on the course's functions: those of ``modules`` alone, when they are lesson modules."""
+def _functions_part(submission, *modules, only=None):
+    """The submission's code graded on the course's functions: those of ``modules`` alone, when they are lesson modules;
+    those the lesson ``only`` grades, when it is given."""
     from autograder.grading.runner import grade  # imported late: it loads Hypothesis and the checks
 
     checks = active.part("checks").all_checks()
-    if any(module_of(check.function) in modules for check in checks):
+    if only is not None:
+        functions = {function_of(grade_id) for grade_id in lesson_points(only)}
+        checks = [check for check in checks if check.function in functions]
+    elif any(module_of(check.function) in modules for check in checks):
         checks = [check for check in checks if module_of(check.function) in modules]
     graded = grade(submission, checks)
     return Part("functions", str(submission.origin), report.results_json(graded))
@@ -155,9 +160,13 @@ def _lesson_part(lesson, path, record):
     return Part(lesson.assignment, str(path), record["results"])
 
 
-def grade_path(path):
-    """Grade a module, a notebook or a folder; SubmissionError when nothing at all can be graded."""
+def grade_path(path, lesson=None):
+    """Grade a module, a notebook or a folder; SubmissionError when nothing at all can be graded.
+
+    lesson: an assignment id of the course, to grade the hand-in on that lesson alone.
+    """
     started = time.perf_counter()
+    only = next(item for item in LESSONS if item.assignment == lesson) if lesson else None
     path = Path(path)
     with reading(path):
         found, folder = path.exists() or path.is_symlink(), path.is_dir() and not path.is_symlink()
@@ -165,16 +174,19 @@ def grade_path(path):
         raise SubmissionError(f"{path}: no such file or folder; check the path")
     graded = CourseGrade(str(path))
     if folder:
-        _grade_folder(path, graded)
+        _grade_folder(path, graded, only)
     elif path.suffix == ".ipynb":
         nb = _notebook(path)
         lesson = lesson_of(nb, path.name)
+        if only is not None and lesson not in (None, only):
+            raise SubmissionError(f"{path}: this is the notebook of {lesson.assignment}; hand in {only.notebook}, the "
+                                  f"notebook of {only.assignment}")
         if lesson is None:
-            graded.parts.append(_functions_part(_screened(from_notebook_json(nb, path))))
+            graded.parts.append(_functions_part(_screened(from_notebook_json(nb, path)), only=only))
         else:
             graded.parts.append(_lesson_part(lesson, path, grade_lesson(nb, path, lesson)))
     elif path.suffix == ".py":  # a lesson module's file (tape.py) is graded on that lesson's functions
-        graded.parts.append(_functions_part(_module(path), path.stem))
+        graded.parts.append(_functions_part(_module(path), path.stem, only=only))
     else:
         raise SubmissionError(
             f"{path}: cannot grade a '{path.suffix or 'extensionless'}' file; hand in a .py module, an .ipynb notebook, or a folder"
@@ -183,8 +195,9 @@ def grade_path(path):
     return graded
 
 
-def _grade_folder(folder, graded):
-    """Each lesson notebook in the folder on its lesson; without one, all the code on the four functions."""
+def _grade_folder(folder, graded, only=None):
+    """Each lesson notebook in the folder on its lesson; without one, all the code on the four functions.
+    With ``only``, that lesson's notebook alone, or without it the code on that lesson's functions."""
     files, walked = handed_in_files(folder)
     notebooks = [p for p, _ in files if p.suffix == ".ipynb"]
     modules = [p for p, _ in files if p.name in MODULE_NAMES]
@@ -219,14 +232,19 @@ def _grade_folder(folder, graded):
                 graded.notes.append(f"{path}: a second {lesson.assignment} notebook; its code joins the first one's")
             continue
         lessons[lesson.assignment] = (lesson, path, nb, "")
+    if only is not None:  # the other lessons' notebooks are left out, and said to be
+        problems += [f"{lessons.pop(name)[1]}: not graded here; this assignment grades {only.notebook}"
+                     for name in list(lessons) if name != only.assignment]
     if not lessons:
         if not extra:
+            if only is not None:
+                raise SubmissionError("; ".join(problems + linked + [f"{folder}: no {only.notebook} found; hand it in"]))
             raise SubmissionError("; ".join(problems + linked) or f"{folder}: no notebook or {MODULES_SAID} found; hand "
                                   "in your lesson notebook(s) or your module(s) from exercises/")
         pairs = drop_unwritten_stubs([(c.label, c.code) for c in extra])
         submission = Submission(folder, [Chunk(label, code) for label, code in pairs], problems)
         # Lesson modules (graph.py, tape.py) are graded on their lessons' functions; other code on every one.
-        graded.parts.append(_functions_part(submission, *{p.stem for p in modules if p not in links}))
+        graded.parts.append(_functions_part(submission, *{p.stem for p in modules if p not in links}, only=only))
         return
     graded.notes += problems
     for lesson in LESSONS:  # lesson order
