@@ -1,7 +1,7 @@
 """Command line: grade one submission, or report what the sandbox can do here.
 
     python -m autograder grade PATH [--output FILE] [--json] [--fail-under PERCENT] [--visibility KEY=LEVEL ...]
-                                    [--isolation full|limits]
+                                    [--isolation full|limits] [--lesson ID]
     python -m autograder reproduce RESULTS.json [HANDIN]
     python -m autograder doctor
 
@@ -121,15 +121,16 @@ def isolation_mode():
         return "none"
 
 
-def outcome(path, verbose=False, shown=None):
+def outcome(path, verbose=False, shown=None, lesson=None):
     """(results, summary text or None, exit code, message for stderr or None) of grading ``path``.
 
-    shown: {key: Gradescope visibility} of the tests (autograder/grading/visibility.py), none by default.
+    shown: {key: Gradescope visibility} of the tests (autograder/grading/visibility.py), none by default;
+    lesson: the assignment id of the one lesson to grade the hand-in on, or None for every lesson it holds.
     """
     from autograder.grading import by_lesson  # imported late: it loads Hypothesis and the checks
 
     try:
-        graded = by_lesson.grade_path(path)
+        graded = by_lesson.grade_path(path, lesson)
         results = by_lesson.results_json(graded)
         results = dict(results, output=with_scale(results["output"], graded))
         results = visibility.apply(results, shown or {}, property_families())
@@ -185,6 +186,16 @@ def percentage(text):
     return value
 
 
+def lesson_id(text):
+    """--lesson's value: the assignment id of one of the course's lessons."""
+    from autograder.course.lessons import LESSONS
+
+    known = [lesson.assignment for lesson in LESSONS]
+    if text not in known:
+        raise argparse.ArgumentTypeError(f"{text!r} is no lesson of the course; give one of {', '.join(known)}")
+    return text
+
+
 def cmd_grade(args):
     try:
         shown = visibility.parse(args.visibility, families())
@@ -192,7 +203,7 @@ def cmd_grade(args):
         say(f"--visibility: {err}", sys.stderr)
         return EXIT_CANNOT_RUN
     with asked_isolation(args.isolation):
-        results, text, code, problem = outcome(args.path, args.verbose, shown)
+        results, text, code, problem = outcome(args.path, args.verbose, shown, args.lesson)
         results.setdefault("isolation", isolation_mode())
         results.setdefault("provenance", provenance.of_handin(args.path))  # what made this grade, under extra_data
     shown = report.HandinNames(args.path)
@@ -259,6 +270,9 @@ def main(argv=None):
                        help="full (the default, unless GRAPHKIT_SANDBOX=limits is set): refuse to grade where the "
                        "sandbox cannot isolate learner code; limits: grade with resource limits only, and say so "
                        "in the results")
+    grade.add_argument("--lesson", type=lesson_id, metavar="ID",
+                       help="grade the hand-in on this lesson alone (its assignment id): its notebook, or without "
+                       "it the functions the lesson grades; each lesson's Gradescope zip passes its own")
     grade.set_defaults(run=cmd_grade)
     again = commands.add_parser("reproduce", help="grade the hand-in of a results.json again with this kit and say "
                                 "whether the grade matches, and which part of its provenance differs")
