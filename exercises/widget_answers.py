@@ -20,8 +20,9 @@ under the notebook metadata's ``KEPT`` key; that copy is read with the same chec
 import math
 import re
 
+from exercises.notebook import KEPT  # notebook metadata: {VARIABLE: value}, the answers as the kit keeps them
+
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-KEPT = "widget_answers"  # notebook metadata: {VARIABLE: value}, the answers as the kit keeps them
 NAME = re.compile(r"[A-Z][A-Z0-9_]{0,39}")
 MAX_MODELS = 200  # widget models read in one notebook; a lesson has a few
 MAX_ANSWERS = 16  # variables one widget may answer
@@ -94,3 +95,9 @@ def answers_chunk(answers):
     """Python that sets each answer's variable to its value: one ``NAME = literal`` line each ("" for none)."""
     lines = [f"{name} = {value!r}" for name, value in answers.items() if NAME.fullmatch(name) and valid(value)]
     return "\n".join(lines) + "\n" if lines else ""
+
+
+def chunks(nb, label):
+    """([(label, code)], [notes]): the saved answers as one chunk of code, to run before the notebook's cells."""
+    answers, notes = saved_answers(nb, label)
+    return ([(f"{label} widget answers", answers_chunk(answers))] if answers else []), notes

@@ -16,6 +16,7 @@ from autograder.grading.submission import from_notebook_json
 from exercises import notebook
 from exercises.walkthrough import Backward, Forward, Shape, judge_edges, judge_fan_out, judge_inputs
 from exercises.widget_answers import KEPT, MAX_ANSWERS, WIDGET_STATE, answers_chunk, saved_answers
+from exercises.widget_answers import chunks as chunks_of_answers
 from graphcourse.answers import assign_sweep
 from graphcourse.examples import ABA_SQUARED, ABC_LEAVES, ABC_SQUARED, DIAMOND, DIAMOND_LEAVES
 from solutions.graph import OPS, backward, evaluate
@@ -298,7 +299,7 @@ def test_the_mirror_keeps_the_checked_answers_where_the_widget_state_is_dropped(
     mirrored = json.loads(text)
     assert problem == "" and "widgets" not in mirrored["metadata"]
     assert mirrored["metadata"][KEPT] == {name: CLICKED[name] for name in ("ORDER", "INPUTS_OF_Q", "FAN_OUT_NODE")}
-    chunks, _notes = notebook.code_cells(mirrored, LESSON_1.notebook)
+    chunks, _notes = notebook.code_cells(mirrored, LESSON_1.notebook, answers=chunks_of_answers)
     assert chunks[0] == (f"{LESSON_1.notebook} widget answers", answers_chunk(mirrored["metadata"][KEPT]))
 
 

@@ -18,6 +18,8 @@ when the machinery first needs it:
     zoo        the misconceptions and correct styles that prove the checks
     demo       the demo cohort, built from the zoo
     bench      the course's own figures for make bench
+    widgets    optional: saved_answers(nb, label) -> ({NAME: value}, [notes]) and chunks(nb, label) ->
+               ([(label, code)], [notes]): what the notebooks' widgets saved besides their cells
 
 and, in the package itself:
 
@@ -36,7 +38,7 @@ from pathlib import Path
 
 KIT_ROOT = Path(__file__).resolve().parents[2]  # the kit's checkout: pyproject.toml, autograder/
 ENV = "GRAPHKIT_COURSE"
-PARTS = ("checks", "judges", "answers", "diagnose", "picture", "zoo", "demo", "bench")
+PARTS = ("checks", "judges", "answers", "diagnose", "picture", "zoo", "demo", "bench", "widgets")
 
 
 class CourseError(ImportError):
@@ -77,6 +79,15 @@ def part(which):
         if err.name != f"{name()}.{which}":
             raise
         raise CourseError(f"the course {name()!r} has no {which} part: add {name()}/{which}.py") from None
+
+
+@functools.cache
+def optional_part(which):
+    """One part of the course, or None when the course has none (a part it may leave out)."""
+    try:
+        return part(which)
+    except CourseError:
+        return None
 
 
 def root():

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder.course import active
+from autograder.course import cells as notebook
+from autograder.course.cells import drop_unwritten_stubs, replaced_stubs
 from autograder.course.lessons import LESSONS, function_of, grade_cells, module_of
 from autograder.course.metadata import restore_metadata
 from autograder.grading import cellgrades, report
@@ -30,8 +32,6 @@ from autograder.grading.submission import (
     from_notebook_json,
     read_notebook_json,
 )
-from exercises import notebook
-from exercises.loader import drop_unwritten_stubs, replaced_stubs
 
 
 def cell_points(cell):

@@ -20,13 +20,13 @@ from pathlib import Path
 
 from autograder import GRADING_LAYER, layers_from
 from autograder.course import active
+from autograder.course import cells as notebook
 from autograder.course.lessons import function_of
 from autograder.course.paths import ROOT
 from autograder.files import write_atomic
 from autograder.sandbox.parent import Limits
 from autograder.grading import answers, feedback, provenance, report
 from autograder.grading.submission import Submission, SubmissionError, from_notebook_json
-from exercises import notebook
 
 VERSION = 2  # bump when the record's layout changes (2: a function cell's pictures)
 # Besides the grading layer and the layers below it: the public modules grading reads

@@ -12,8 +12,8 @@ from collections import deque
 from contextlib import contextmanager
 from pathlib import Path
 
+from autograder.course.cells import MAX_LOOKED_AT
 from autograder.grading.submission import MODULE_NAMES, MODULES_SAID, SubmissionError
-from exercises.loader import MAX_LOOKED_AT
 
 MAX_FOLDER_DEPTH = 16  # a learner repository keeps its work one or two folders down
 MAX_ENTRIES = 20_000  # files and folders looked at in one hand-in, a repository's .git left out

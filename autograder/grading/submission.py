@@ -13,11 +13,12 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autograder.course import cells as notebook
+from autograder.course.cells import drop_unwritten_stubs
 from autograder.course.lessons import teaching_sources
 from autograder.course.paths import reference_modules
+from autograder.course.saved_answers import answer_chunks
 from autograder.grading.json_cost import too_costly
-from exercises import notebook
-from exercises.loader import drop_unwritten_stubs
 
 MAX_FILE_BYTES = 5_000_000  # a submission file larger than this is not read, nor more code than this
 MAX_NOTEBOOK_BYTES = 100_000_000  # a notebook may be larger: its outputs (plots, long prints) do not count
@@ -130,7 +131,7 @@ def from_notebook_json(nb, path, is_test=notebook.is_test_cell) -> Submission:
                 f"{path}: {cells:,} cells, more than the {MAX_CELLS:,} a notebook may have to be graded; "
                 "delete the cells you added (empty or repeated ones too) and hand it in again"
             )
-        chunks, notes = notebook.code_cells(nb, path.name, left_out)
+        chunks, notes = notebook.code_cells(nb, path.name, left_out, answer_chunks)
     except ValueError:
         raise SubmissionError(f"{path}: the notebook has no list of cells; open it in JupyterLab, save it, and hand it in again") from None
     sub.chunks = [Chunk(label, code) for label, code in chunks]
