@@ -63,7 +63,7 @@ from autograder.nbgrader.course_folder import BatchError, remove
 from autograder.pipeline import refusals
 from autograder.nbgrader.sanitize_markup import sanitize_notebook
 from autograder.pipeline import readonce, timestamps
-from exercises.widget_answers import KEPT, saved_answers
+from autograder.course.saved_answers import KEPT, saved_answers
 
 SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 ID_RULE = "a letter or digit, then up to 63 letters, digits, '_', '.' or '-'"
