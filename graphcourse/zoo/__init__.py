@@ -14,6 +14,18 @@ where another family is truly entangled with it, ``ALSO`` maps that family to th
 reason. ``SCORES_ZERO = True`` marks an answer that ignores its input ([], {}, zeros,
 the input handed back): it must earn nothing at all on its function. Metadata is read
 with ``ast``; the files are never imported on their own.
+
+A buggy entry whose bug is a few lines states only its edit, as ``PATCH``: a list of
+``(old, new)`` pairs applied in order to the reference's definition of ``FUNCTION``
+(its source without solution markers). Each ``old`` must occur exactly once in the text
+the earlier pairs leave, or the zoo refuses the entry, naming the file and the text.
+The patched definition is appended to the file's own text, so it is read, graded and
+handed in as if the file had it written out. A structural bug keeps a whole definition.
+For example, after its docstring::
+
+    FUNCTION = "backward"
+    FAILS = ["fan_out_accumulation"]
+    PATCH = [("grads[i] += grads[name] * slope", "grads[i] = grads[name] * slope")]
 """
 
 import ast
@@ -22,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.course.lessons import module_of
+from autograder.course.markers import drop_markers
 from autograder.course.paths import EXERCISES, reference_source
 from graphcourse.checks import FAMILIES, FUNCTIONS
 
@@ -39,6 +52,7 @@ class Entry:
     also: dict = None  # {family: why this misconception cannot help failing it too}
     scores_zero: bool = False  # an answer that ignores the input: it must earn nothing on its function
     module: str = "graph"  # the lesson module it is a version of: its base is that module's reference or stub
+    patch: tuple = ()  # ((old, new), ...): the edit of the reference's definition of FUNCTION, if the file states only that
 
     def allowed(self):
         """The families this entry may lose points in."""
@@ -51,7 +65,7 @@ def _entry(path):
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
-            if isinstance(target, ast.Name) and target.id in ("FUNCTION", "FAILS", "ALSO", "SCORES_ZERO", "MODULE"):
+            if isinstance(target, ast.Name) and target.id in ("FUNCTION", "FAILS", "ALSO", "SCORES_ZERO", "MODULE", "PATCH"):
                 meta[target.id] = ast.literal_eval(node.value)
     kind = path.stem.split("_", 1)[0]
     doc = (ast.get_docstring(tree) or "").strip()
@@ -65,6 +79,7 @@ def _entry(path):
         also=dict(meta.get("ALSO", {})),
         scores_zero=bool(meta.get("SCORES_ZERO", False)),
         module=(module_of(meta["FUNCTION"]) if meta.get("FUNCTION") else "") or meta.get("MODULE", "graph"),
+        patch=tuple(tuple(pair) for pair in meta.get("PATCH", ())),
     )
     problems = [f for f in list(entry.fails) + list(entry.also) if f not in FAMILIES]
     problems += [f"ALSO[{f!r}] gives no reason" for f, why in entry.also.items() if not (isinstance(why, str) and why.strip())]
@@ -74,9 +89,19 @@ def _entry(path):
         problems.append("a buggy entry needs FUNCTION and at least one family in FAILS")
     if kind == "correct" and (entry.function is not None or entry.fails):
         problems.append("a correct entry has FUNCTION = None and FAILS = []")
+    if "PATCH" in meta and (kind != "buggy" or not _pairs(meta["PATCH"])):
+        problems.append("PATCH is a non-empty list of (old, new) strings, in a buggy entry")
+    if "PATCH" in meta and any(getattr(node, "name", None) == entry.function for node in tree.body):
+        problems.append(f"a PATCH entry does not define {entry.function} itself: drop PATCH or the definition")
     if problems:
         raise ValueError(f"{path.name}: {problems}")
     return entry
+
+
+def _pairs(patch):
+    return isinstance(patch, list) and patch and all(
+        isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(t, str) for t in pair) and pair[0] for pair in patch
+    )
 
 
 @functools.lru_cache(maxsize=1)
@@ -95,9 +120,39 @@ def entry(name):
     return next(e for e in _all_entries() if e.name == name)
 
 
+def definition(text, name):
+    """The source of the last top-level function or class ``name`` in ``text``, None if there is none."""
+    found = [n for n in ast.parse(text).body if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name == name]
+    return ast.get_source_segment(text, found[-1]) if found else None
+
+
+def patched(entry, reference=None):
+    """The reference's definition of the entry's function with the entry's PATCH applied, pair by pair."""
+    where = f"the reference's {entry.function} ({entry.module}.py)"
+    original = definition(reference if reference is not None else reference_source(entry.module), entry.function)
+    if original is None:
+        raise ValueError(f"{entry.path.name}: {where} defines no {entry.function!r} to patch; write the whole definition")
+    text = drop_markers(original)
+    for n, (old, new) in enumerate(entry.patch):
+        count = text.count(old)
+        if count != 1:
+            raise ValueError(
+                f"{entry.path.name}: PATCH[{n}]'s old text {old!r} occurs {count} times in {where}, "
+                "not once; quote the reference's current text (longer, if it is ambiguous)"
+            )
+        text = text.replace(old, new)
+    return text
+
+
+def text(entry, reference=None):
+    """The entry's own module text: its file, and for a patch its patched definition after it."""
+    own = entry.path.read_text(encoding="utf-8")
+    return own + "\n\n" + patched(entry, reference) + "\n" if entry.patch else own
+
+
 def defined_functions(entry):
-    """The learner functions (evaluate, inputs_of, ...) the entry's file defines at its top level."""
-    tree = ast.parse(entry.path.read_text(encoding="utf-8"))
+    """The learner functions (evaluate, inputs_of, ...) the entry defines at its top level."""
+    tree = ast.parse(text(entry))
     return {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name in FUNCTIONS}
 
 
@@ -107,7 +162,7 @@ def source(entry, reference=None, stub=None):
         base = reference if reference is not None else reference_source(entry.module)
     else:
         base = stub if stub is not None else (EXERCISES / f"{entry.module}.py").read_text(encoding="utf-8")
-    return base + "\n\n" + entry.path.read_text(encoding="utf-8")
+    return base + "\n\n" + text(entry, base if entry.kind == "buggy" else None)
 
 
 @functools.lru_cache(maxsize=None)
