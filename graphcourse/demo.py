@@ -133,7 +133,7 @@ def _used(node):
 
 def _lesson_statements(entry):
     """(the entry's text, its top-level statements but its metadata)."""
-    text = entry.path.read_text(encoding="utf-8")
+    text = zoo.text(entry)
     return text, [n for n in ast.parse(text).body if _bound(n) and not _bound(n) & {"FUNCTION", "FAILS", "MODULE"}]
 
 
