@@ -48,13 +48,13 @@ def inject(stage, times):
     from autograder.grading import cellgrades
     from autograder.nbgrader.course_folder import Course
     from autograder.nbgrader.hidden_checks import HiddenChecks
-    from autograder.pipeline import batch
+    from autograder.pipeline import batch, pregrading
 
     reach = killer(times)
     if stage == "hidden_checks":
         after(cellgrades, "save_record", reach)
     elif stage == "after_hidden_checks":
-        after(batch, "pregrade", reach)
+        after(pregrading, "pregrade", reach)
     elif stage == "in_autograde":
         original = HiddenChecks.preprocess
 

@@ -20,7 +20,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from autograder.pipeline import batch
+from autograder.pipeline import batch, cohort_report, outputs
 from graphcourse import demo
 from autograder.grading.by_lesson import cell_points
 from autograder.course.lessons import LESSONS, grade_cells
@@ -181,15 +181,15 @@ def test_cohort_report_and_summary(runs):
         assert heading in page
     assert all(c.id in page for c in all_checks())
     assert "KeyError" in page  # alan's misconception, named by the zoo
-    said = "\n".join(batch.missing_report(runs.first))
+    said = "\n".join(outputs.missing_report(runs.first))
     assert f"missing: alan handed in nothing for {LESSON2}" in said
     assert f"unreadable: dennis/{LESSON1}" in said
-    printed = batch.after_table(runs.first)
+    printed = outputs.after_table(runs.first)
     assert not [line for line in printed if line.startswith("missing: ")], "missing hand-ins are counted, not listed"
     assert any(line.endswith("not handed in (- in the table)") for line in printed)
-    assert all(len(line) <= batch.cohort_report.TERMINAL for line in printed), printed
-    table = batch.cohort_report.summary_table(runs.first)
-    assert all(len(line) <= batch.cohort_report.TERMINAL for line in table.splitlines()), table
+    assert all(len(line) <= cohort_report.TERMINAL for line in printed), printed
+    table = cohort_report.summary_table(runs.first)
+    assert all(len(line) <= cohort_report.TERMINAL for line in table.splitlines()), table
     per_lesson = [sum(cell_points(c) for c in grade_cells().values() if c.assignment == lesson.assignment) for lesson in LESSONS]
     full = r"\s+".join(f"{p:g}/{p:g}" for p in per_lesson)
     assert re.search(rf"^ada\s+{full}\s+{sum(per_lesson):g}/{sum(per_lesson):g}", table, re.M), table

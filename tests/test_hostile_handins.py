@@ -37,7 +37,7 @@ from autograder.course.lessons import LESSONS
 from autograder.course.paths import NOTEBOOKS
 from autograder.nbgrader.course_folder import BatchError, Course
 from autograder.nbgrader.sanitize_markup import render_markdown, safe_markdown, sanitize_notebook
-from autograder.pipeline import batch, cohort_report, collect, handins
+from autograder.pipeline import batch, cohort_report, collect, handins, outputs
 from graphcourse import demo
 from tests.conftest import ROOT, prepared_course
 
@@ -194,7 +194,7 @@ def folder_run(notebooks):
     out = fresh_out(notebooks, "folder_out")
     log = io.StringIO()
     cohort = batch.run(out, submissions=handed_in, stream=log)
-    return SimpleNamespace(out=out, cohort=cohort, said="\n".join(cohort.notes + batch.missing_report(cohort)),
+    return SimpleNamespace(out=out, cohort=cohort, said="\n".join(cohort.notes + outputs.missing_report(cohort)),
                            grades=list(csv.DictReader(io.StringIO((out / "grades.csv").read_text(encoding="utf-8")))),
                            checks={r["student_id"]: r for r in csv.DictReader(
                                io.StringIO((out / "checks.csv").read_text(encoding="utf-8")))},
@@ -326,7 +326,7 @@ def download_run(notebooks):
         entry(bundle, f"barbara_LATE_1008_2008_Copy of {LESSON1.notebook}", right, moved((2025, 3, 15, 11, 59, 0)))
         entry(bundle, f"submissions/ada_1001_2001_{LESSON1.notebook}", stub, moved((2025, 3, 14, 7, 0, 0)))
     cohort = batch.run(out, zip_file=zip_path, stream=io.StringIO())
-    return SimpleNamespace(out=out, cohort=cohort, said="\n".join(cohort.notes + batch.missing_report(cohort)),
+    return SimpleNamespace(out=out, cohort=cohort, said="\n".join(cohort.notes + outputs.missing_report(cohort)),
                            report=(out / "cohort_report.html").read_text(encoding="utf-8"),
                            checks=(out / "checks.csv").read_text(encoding="utf-8"))
 

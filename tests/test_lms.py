@@ -22,7 +22,7 @@ import pytest
 
 from autograder.course.lessons import LESSONS
 from autograder.grading.by_lesson import lesson_points
-from autograder.pipeline import batch, canvas, collect, handins, timestamps
+from autograder.pipeline import batch, canvas, collect, handins, outputs, timestamps
 from autograder.pipeline.cohort_report import csv_text
 from graphcourse import demo
 from tests.conftest import prepared_course
@@ -186,7 +186,7 @@ def test_a_collected_download_is_graded_alone_and_exported_for_canvas(demo_cours
     assert {row["assignment"] for row in rows} == {A} and len(rows) == 3
     score = {row["student_id"]: float(row["score"]) for row in rows}
     assert score == {"ada": most, "ken": round(most * 0.9, 4), "margaret": 0.0}
-    lines = batch.missing_report(cohort)
+    lines = outputs.missing_report(cohort)
     assert not any(line.startswith("missing:") for line in lines), lines
     assert f"late: ken handed in {A} 3 h after the due date; the late policy took {most * 0.1:g} points" in lines
     _path, said = canvas.export(out, io.StringIO())

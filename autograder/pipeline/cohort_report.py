@@ -254,7 +254,7 @@ class Report:
     and only their row is kept: the learner's scores and remarks (an Entry without its
     records, in ``cohort``), their checks.csv line, and the tallies of the report (pass
     counts, who showed which misconception, one outcome per item of the item analysis).
-    So the batch (autograder/pipeline/batch.py) never holds the records of the whole
+    So the batch (autograder/pipeline/outputs.py) never holds the records of the whole
     cohort; ``Report.of`` builds the same from a Cohort that holds them.
     """
 

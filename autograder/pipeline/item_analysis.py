@@ -28,7 +28,7 @@ class Items:
     """Every item's outcomes, taken one learner at a time, in student order: ``add`` each, then ``rows``.
 
     A learner leaves one byte and a reference to their total per item they were graded on, never their
-    records, so a cohort's records need not be held together (autograder/pipeline/batch.py
+    records, so a cohort's records need not be held together (autograder/pipeline/outputs.py
     streams them). Learners must come in student order: that is the order the index sums in.
     """
 

@@ -86,7 +86,9 @@ def affected(course, last):
 def dry_run(course, last, workers):
     """(affected, new decisions) of grading the affected hand-ins in memory: nothing in OUT is written."""
     from autograder.nbgrader import hidden_checks
-    from autograder.pipeline import batch
+    from autograder.nbgrader.course_folder import BatchError
+    from autograder.pipeline.pool import die_with, streamed
+    from autograder.pipeline.pregrading import grade_job
 
     found = affected(course, last)
     cells = course.grade_cells()
@@ -103,10 +105,10 @@ def dry_run(course, last, workers):
         from autograder.grading.runner import warm
 
         warm()
-        with ProcessPoolExecutor(max_workers=max(1, workers), initializer=batch._die_with, initargs=(os.getpid(),)) as pool:
-            for relative, record, _seconds, error in batch._streamed(pool, batch._grade_job, jobs, 2 * max(1, workers)):
+        with ProcessPoolExecutor(max_workers=max(1, workers), initializer=die_with, initargs=(os.getpid(),)) as pool:
+            for relative, record, _seconds, error in streamed(pool, grade_job, jobs, 2 * max(1, workers)):
                 if record is None:
-                    raise batch.BatchError(f"{relative}: grading failed ({error})")
+                    raise BatchError(f"{relative}: grading failed ({error})")
                 records[relative] = record
     decisions = {}
     for key, (relative, _reasons) in found.items():
@@ -135,9 +137,10 @@ def run(out, submissions=None, dry=False, workers=None, stream=None):
     """Regrade OUT (or show what a regrade would do); return the text to print."""
     from autograder.nbgrader.course_folder import Course
     from autograder.pipeline import batch
+    from autograder.pipeline.pool import WORKERS
 
     stream = stream or sys.stderr
-    workers = workers or batch.WORKERS
+    workers = workers or WORKERS
     lines = history.read(out)
     last = history.latest(lines)
     if dry:

@@ -18,7 +18,7 @@ import sys
 import time
 
 from autograder.nbgrader.course_folder import Course
-from autograder.pipeline import batch, handins
+from autograder.pipeline import batch, feedback_pool, handins, outputs, pool, pregrading
 
 # The batch's steps, as batch.run calls them: (step, owner, attribute). Wrapped while a batch runs
 # so each one's wall time adds up under its step; "reports" is every export, the cohort streamed through them.
@@ -26,10 +26,10 @@ from autograder.pipeline import batch, handins
 STEPS = (
     ("course + generate_assignment", Course, "prepare"),
     ("mirror hand-ins", handins, "mirror"),
-    ("hidden checks", batch, "pregrade"),
+    ("hidden checks", pregrading, "pregrade"),
     ("nbgrader autograde", batch, "autograde"),
-    ("nbgrader feedback", batch.Feedback, "finish"),
-    ("exports + reports", batch, "write_outputs"),
+    ("nbgrader feedback", feedback_pool.Feedback, "finish"),
+    ("exports + reports", outputs, "write_outputs"),
 )
 
 
@@ -121,7 +121,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out")
     parser.add_argument("submissions")
-    parser.add_argument("--workers", type=int, default=batch.WORKERS)
+    parser.add_argument("--workers", type=int, default=pool.WORKERS)
     args = parser.parse_args(argv)
     print(json.dumps(measure(args.out, args.submissions, args.workers)))
     return 0

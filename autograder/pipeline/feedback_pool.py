@@ -1,0 +1,140 @@
+"""Step 5 of the batch: nbgrader's feedback pages, written in a pool of workers while autograde goes on."""
+
+import collections
+import io
+import os
+import traceback
+from concurrent.futures import ProcessPoolExecutor
+
+from autograder.files import sha
+from autograder.nbgrader import manual_grades
+from autograder.nbgrader.course_folder import Course, remove
+from autograder.pipeline.pool import die_with, outcome
+from autograder.pipeline.progress import Progress
+
+
+def write_feedback(course, assignment, student):
+    """nbgrader generate_feedback for one hand-in, in this process, its old feedback removed first; nbgrader's result."""
+    remove(course.path("feedback", student, assignment))
+    return course.run("generate_feedback", assignment, student)
+
+
+_worker_course = []  # a feedback worker's own Course on OUT, with its own nbgrader API
+
+
+def _feedback_worker(parent, root):
+    """Pool initializer: a feedback worker dies with the batch, and opens OUT with an nbgrader API of its own."""
+    die_with(parent)
+    _worker_course.append(Course(root, io.StringIO()))
+
+
+def _feedback_job(handin):
+    student, assignment = handin.split("/")
+    try:
+        return write_feedback(_worker_course[0], assignment, student)
+    except Exception:  # noqa: BLE001 - reported as this hand-in's failure
+        return {"success": False, "error": traceback.format_exc()}
+
+
+class Feedback:
+    """nbgrader generate_feedback for hand-ins handed over as they are ready, in ``workers`` processes.
+
+    Feedback counts as finished once state.json marks it so, which happens only after
+    nbgrader wrote all of it: a page a kill cut off is written again. generate_feedback
+    only reads the gradebook, so with several workers it runs in that many processes, each
+    with its own nbgrader API writing page after page, while this process autogrades the
+    next hand-ins (the gradebook's one writer). With one worker, pages are written here, in
+    ``finish``, once autograde is done. A hand-in's mark is dropped before its page is
+    started; results are taken in the order hand-ins were handed over, and this process
+    alone writes the log and state.json, marking each hand-in once its pages are written.
+    """
+
+    def __init__(self, course, workers=1, marks=None):
+        self.course = course
+        self.marks = {h: manual_grades.digest(m) for h, m in (marks or {}).items()}  # hand-in: what graders set
+        self.written = []  # hand-ins whose pages were written in this run
+        self.workers = max(1, workers)
+        self.pool = None
+        self.queue = collections.deque()  # (hand-in, its future; None: to be written in this process)
+        self.handed = set()
+        self.failed = []
+        self.bar = None
+        self.expected = 0  # hand-ins announced by ``expect`` and not handed over yet: the bar counts them already
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+        if self.bar is not None:
+            self.bar.close()
+
+    def mark(self, handin):
+        """What state.json keeps once a hand-in's feedback is written: its autograde mark, with its manual marks if any.
+
+        A grader's change in the formgrader changes it, so the page is written again; autograding is not redone.
+        """
+        graded = self.course.state["graded"][handin]
+        marks = self.marks.get(handin, "")
+        return sha(f"{graded}/{marks}".encode()) if marks else graded
+
+    def expect(self, count):
+        """``count`` hand-ins will be handed over one by one (by autograde): the progress bar counts them from now."""
+        self._count(count)
+        self.expected += count
+
+    def _count(self, more):
+        """``more`` steps on the progress bar, opened (with the log) the first time."""
+        if self.bar is None:
+            self.course.start_log("generate_feedback")
+            self.bar = Progress("nbgrader feedback", more, self.course.stream)
+        elif more:
+            self.bar.extend(more)
+
+    def add(self, handins):
+        """Start the feedback of ``handins`` (autograded, and marked so), in a worker if there are several."""
+        handins = [h for h in handins if h not in self.handed]
+        if not handins:
+            return
+        course, fed = self.course, self.course.state["feedback"]
+        announced = min(self.expected, len(handins))
+        self.expected -= announced
+        self._count(len(handins) - announced)
+        if [fed.pop(handin, None) for handin in handins] != [None] * len(handins):
+            course.save_state()
+        if self.workers > 1 and self.pool is None:
+            self.pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_feedback_worker,
+                                            initargs=(os.getpid(), str(course.root)))
+        for handin in handins:
+            self.handed.add(handin)
+            self.queue.append((handin, self.pool.submit(_feedback_job, handin) if self.pool else None))
+
+    def take(self, wait=True):
+        """Mark the hand-ins whose feedback is done, in the order they were handed over; with ``wait``, all of them."""
+        course = self.course
+        fed = course.state["feedback"]
+        while self.queue and (wait or (self.queue[0][1] is not None and self.queue[0][1].done())):
+            handin, future = self.queue.popleft()
+            student, assignment = handin.split("/")
+            result = outcome(future) if future is not None else write_feedback(course, assignment, student)
+            if course.call("generate_feedback", assignment, student, log="generate_feedback",
+                           runner=lambda step, *args: result)["success"]:
+                fed[handin] = self.mark(handin)
+                self.written.append(handin)
+                course.save_state()
+            else:
+                self.failed.append(handin)
+            self.bar.advance()
+
+    def finish(self):
+        """Feedback for every autograded hand-in still without finished feedback; return the ones that failed."""
+        graded, fed = self.course.state["graded"], self.course.state["feedback"]
+        self.add([
+            h for h in sorted(graded)
+            if (fed.get(h) != self.mark(h) or not self.course.path("feedback", *h.split("/")).exists())
+            and self.course.path("autograded", *h.split("/")).exists()
+        ])
+        self.take()
+        return self.failed
+
