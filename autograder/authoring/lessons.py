@@ -22,7 +22,7 @@ from pathlib import Path
 
 from autograder.course.lessons import LessonError, discover, lesson_grade_cells, parse
 from autograder.course.markers import BEGIN
-from autograder.course.paths import NOTEBOOKS, SOLUTIONS, reference_modules
+from autograder.course.paths import LESSONS_FOLDER, NOTEBOOKS, NOTEBOOKS_FOLDER, REFERENCES_FOLDER, SOLUTIONS, reference_modules
 from autograder.grading import answers
 from autograder.grading.by_lesson import cell_points
 from autograder.course import active
@@ -137,10 +137,10 @@ def _cell(spec, index, blocks, graded, where):
         if spec.source.strip():
             raise LessonError(f"{at}: a reference cell is generated; leave its body empty")
         if module not in blocks:
-            raise LessonError(f"{at}: module={module!r}, but solutions/ has no {module}.py with solution regions")
+            raise LessonError(f"{at}: module={module!r}, but {REFERENCES_FOLDER}/ has no {module}.py with solution regions")
         missing = [n for n in names if n not in blocks[module]]
         if missing:
-            raise LessonError(f"{at}: solutions/{module}.py defines no top-level {', '.join(missing)}")
+            raise LessonError(f"{at}: {REFERENCES_FOLDER}/{module}.py defines no top-level {', '.join(missing)}")
         source = "\n\n".join(blocks[module][n] for n in names)
         metadata = _nbgrader(grade_id, solution=True) if BEGIN in source else _nbgrader(grade_id, locked=True)
     if not source.strip():
@@ -200,8 +200,8 @@ def main(argv=None):
         if args.check:
             out_of_date = stale(NOTEBOOKS)
             for path in out_of_date:
-                print(f"{path.relative_to(NOTEBOOKS.parent)} differs from what solutions/ and "
-                      "notebooks/lessons/ give: run `make notebooks`", file=sys.stderr)
+                print(f"{path.relative_to(NOTEBOOKS.parent)} differs from what {REFERENCES_FOLDER}/ and "
+                      f"{NOTEBOOKS_FOLDER}/{LESSONS_FOLDER}/ give: run `make notebooks`", file=sys.stderr)
             return 1 if out_of_date else 0
         for path, text in expected_notebooks(NOTEBOOKS).items():
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -7,10 +7,9 @@ The bundle is made of, and only of:
 
     notebooks/<assignment>/   the release notebooks, made by `nbgrader generate_assignment`
                               in a temporary copy of the course (notebooks/ is never written)
-    exercises/<module>.py     the stubs and exercises/tasks.py, generated from the references here and now
-    exercises/__init__.py, draw.py, layout.py, loader.py, pytest_impl.py, exercises/tests/,
-    the clickable graph (graph_widget.py with its .js and .css, walkthrough.py, widget_answers.py)
-                              copied as they are
+    exercises/<module>.py     the stubs, exercises/tasks.py and notebook.py, generated here and now
+    exercises/...             every other file of the course's exercises/ (its helpers, its public
+                              tests), copied as it is
     everything under learner/ README.md, Makefile, conftest.py, CI workflow, requirements ...
 
 The whole bundle is built in memory, then scanned: a solution or hidden-test
@@ -32,29 +31,15 @@ from autograder.authoring import lessons
 from autograder.authoring.stubs import expected_files
 from autograder.course.lessons import LESSONS
 from autograder.course import active
-from autograder.course.paths import reference_modules
+from autograder.course import paths
+from autograder.course.paths import EXERCISES_FOLDER, NOTEBOOKS_FOLDER, REFERENCES_FOLDER, reference_modules
 from autograder.course.markers import MARKERS, solution_regions
 from autograder.nbgrader import env
 
 OUT = Path("dist") / "learner"  # relative to the root
 
-PUBLIC = (
-    "exercises/__init__.py",
-    "exercises/bounds.py",
-    "exercises/draw.py",
-    "exercises/layout.py",
-    "exercises/loader.py",
-    "exercises/notebook.py",
-    "exercises/pytest_impl.py",
-    "exercises/strategies.py",
-    "exercises/walkthrough.py",
-    "exercises/graph_widget.py",
-    "exercises/graph_widget.js",
-    "exercises/graph_widget.css",
-    "exercises/widget_answers.py",
-)  # copied as they are, with exercises/tests/
 SKIP = {"__pycache__", ".ipynb_checkpoints", ".pytest_cache", ".hypothesis", ".DS_Store"}
-PRIVATE_IMPORT = re.compile(r"^\s*(?:from|import)\s+(?:autograder|solutions)\b", re.MULTILINE)
+PRIVATE_IMPORT = re.compile(rf"^\s*(?:from|import)\s+(?:autograder|{REFERENCES_FOLDER})\b", re.MULTILINE)
 
 
 class ReleaseError(Exception):
@@ -71,19 +56,26 @@ def _tree(folder: Path, prefix: str):
     return files
 
 
+def course_folder(root: Path):
+    """The course's folder: in the checkout ``root`` where the course sits inside the kit, else where it is."""
+    if paths.ROOT.is_relative_to(active.KIT_ROOT):
+        return root / paths.ROOT.relative_to(active.KIT_ROOT)
+    return paths.ROOT
+
+
 def check_sources(root: Path):
     """Fail unless the committed source notebooks are what the reference and the lesson files give."""
-    course = root / active.root().relative_to(active.KIT_ROOT)  # the course's folder in that checkout
-    for path in lessons.stale(course / "notebooks", course / "solutions"):
-        raise ReleaseError(f"{path.relative_to(root)} is out of date with solutions/: run `make notebooks`")
+    course = course_folder(root)
+    for path in lessons.stale(course / NOTEBOOKS_FOLDER, course / REFERENCES_FOLDER):
+        raise ReleaseError(f"{path}: out of date with {REFERENCES_FOLDER}/: run `make notebooks`")
 
 
 def release_notebooks(root: Path):
     """{bundle path: bytes} of the release notebooks, generated in a throwaway copy of the course."""
     with tempfile.TemporaryDirectory(prefix="graphkit-release-") as tmp:
-        course = Path(tmp) / "notebooks"
+        course = Path(tmp) / NOTEBOOKS_FOLDER
         generated = ("gradebook.db", "release", "submitted", "autograded", "feedback", ".ipynb_checkpoints")
-        shutil.copytree(root / "notebooks", course, ignore=shutil.ignore_patterns(*generated))
+        shutil.copytree(course_folder(root) / NOTEBOOKS_FOLDER, course, ignore=shutil.ignore_patterns(*generated))
         # One run for every assignment: each nbgrader start costs seconds.
         process = env.command("generate_assignment", "*", "--no-db", cwd=course, config_dir=Path(tmp) / "jupyter_config",
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -96,7 +88,7 @@ def release_notebooks(root: Path):
                     f"nbgrader generate_assignment did not release {lesson.assignment} (exit {process.returncode}):\n"
                     f"{stdout[-2000:]}{stderr[-2000:]}"
                 )
-            files.update(_tree(released, f"notebooks/{lesson.assignment}/"))
+            files.update(_tree(released, f"{NOTEBOOKS_FOLDER}/{lesson.assignment}/"))
         return files
 
 
@@ -105,11 +97,11 @@ def bundle(root: Path):
     root = Path(root)
     check_sources(root)
     files = release_notebooks(root)
-    for path, text in expected_files(root / "solutions", root / "exercises", root / "notebooks").items():
-        files[f"exercises/{path.name}"] = text.encode("utf-8")
-    for name in PUBLIC:
-        files[name] = (root / name).read_bytes()
-    files.update(_tree(root / "exercises" / "tests", "exercises/tests/"))
+    course = course_folder(root)
+    files.update(_tree(course / EXERCISES_FOLDER, f"{EXERCISES_FOLDER}/"))
+    folders = (course / REFERENCES_FOLDER, course / EXERCISES_FOLDER, course / NOTEBOOKS_FOLDER)
+    for path, text in expected_files(*folders).items():
+        files[f"{EXERCISES_FOLDER}/{path.name}"] = text.encode("utf-8")
     files.update(_tree(root / "learner", ""))
     return dict(sorted(files.items()))
 
@@ -119,7 +111,9 @@ def solution_lines(root: Path):
 
     Lines too short to say anything ("}", "else:") are left out.
     """
-    sources = [*reference_modules(root / "solutions").values(), *(lesson.source_path(root / "notebooks") for lesson in LESSONS)]
+    course = course_folder(root)
+    sources = [*reference_modules(course / REFERENCES_FOLDER).values(),
+               *(lesson.source_path(course / NOTEBOOKS_FOLDER) for lesson in LESSONS)]
     return {
         line.strip()
         for path in sources

@@ -19,7 +19,7 @@ from pathlib import Path
 from autograder.course import cells
 from autograder.course.lessons import discover, parse
 from autograder.course.markers import BEGIN, replace_regions, task_at
-from autograder.course.paths import EXERCISES, NOTEBOOKS, ROOT, SOLUTIONS, TASKS, reference_modules
+from autograder.course.paths import EXERCISES, NOTEBOOKS, REFERENCES_FOLDER, ROOT, SOLUTIONS, TASKS, reference_modules
 
 HEADER = (
     "# Your exercise. Replace each `raise NotImplementedError(...)` with your code;\n"
@@ -88,7 +88,7 @@ def reader_source():
 def expected_files(solutions=SOLUTIONS, exercises=EXERCISES, notebooks=NOTEBOOKS):
     """{path in exercises/: the text make stubs writes there}."""
     texts = {name: path.read_text(encoding="utf-8") for name, path in reference_modules(solutions).items()}
-    files = {exercises / f"{name}.py": stub_source(text, f"solutions/{name}.py") for name, text in texts.items()}
+    files = {exercises / f"{name}.py": stub_source(text, f"{REFERENCES_FOLDER}/{name}.py") for name, text in texts.items()}
     files[exercises / TASKS.name] = tasks_source(texts, lesson_order(notebooks))
     files[exercises / READER] = reader_source()
     return files
@@ -103,7 +103,7 @@ def main(argv=None) -> int:
         if path.exists() and path.read_text(encoding="utf-8") == text:
             continue
         if args.check:
-            print(f"{path.relative_to(ROOT)} has drifted from solutions/: run `make stubs`", file=sys.stderr)
+            print(f"{path.relative_to(ROOT)} has drifted from {REFERENCES_FOLDER}/: run `make stubs`", file=sys.stderr)
             drifted = 1
         else:
             path.write_text(text, encoding="utf-8")

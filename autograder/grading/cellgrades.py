@@ -18,43 +18,30 @@ import json
 import time
 from pathlib import Path
 
-from autograder import GRADING_LAYER, layers_from
 from autograder.course import active
 from autograder.course import cells as notebook
 from autograder.course.lessons import function_of
-from autograder.course.paths import ROOT
+from autograder.course.paths import grade_sources, source_name
 from autograder.files import write_atomic
 from autograder.sandbox.parent import Limits
 from autograder.grading import answers, feedback, provenance, report
 from autograder.grading.submission import Submission, SubmissionError, from_notebook_json
 
 VERSION = 2  # bump when the record's layout changes (2: a function cell's pictures)
-# Besides the grading layer and the layers below it: the public modules grading reads
-# notebooks and draws graphs with (not their tests), the reference, and the lesson sources,
-# which hold the table of grade cells. tests/test_layers.py proves nothing grading imports
-# is left out.
-OUTSIDE_THE_KIT = (("exercises", "*.py"), ("solutions", "*.py"), ("notebooks/lessons", "*.py"))
 
 
 def fingerprinted_files():
-    """Every file whose content can change a grade: the course package's included."""
-    found = []
-    for package in layers_from(GRADING_LAYER):
-        path = active.KIT_ROOT / Path(*package.split("."))
-        found += sorted(path.rglob("*.py")) if path.is_dir() else [path.with_suffix(".py")]
-    found += sorted(Path(active.course().__file__).parent.rglob("*.py"))  # the course package
-    for folder, pattern in OUTSIDE_THE_KIT:
-        found += sorted((ROOT / folder).glob(pattern))
-    return found
+    """Every file whose content can change a grade (autograder/course/paths.py's one list); tests/test_layers.py
+    proves nothing grading imports is left out."""
+    return grade_sources()
 
 
 def digest_of(paths):
-    """The one hash of grading code: every file's name (from the kit's root, or for a course kept elsewhere from the
-    folder that holds its package) and content, in order."""
+    """The one hash of grading code: every file's name (paths.source_name: the same wherever the course is kept)
+    and content, in order."""
     digest = hashlib.sha256()
     for path in paths:
-        base = active.KIT_ROOT if path.is_relative_to(active.KIT_ROOT) else Path(active.course().__file__).parents[1]
-        digest.update(str(path.relative_to(base)).encode() + b"\0" + path.read_bytes() + b"\0")
+        digest.update(source_name(path).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 

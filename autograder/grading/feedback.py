@@ -5,11 +5,12 @@ they never show a check's source.
 """
 
 from autograder.course import active
+from autograder.course.paths import EXERCISES_FOLDER
 from autograder.grading.compare import short
 
-# The lessons draw their graphs with exercises/draw.py, which the sandbox does not have: a cell
+# A lesson may draw with a helper of its exercises/ package, which the sandbox does not have: a cell
 # that stops there only draws, so its import error says nothing about the learner's code.
-DRAWING_HELPER_MISSING = ("No module named 'exercises'",)
+DRAWING_HELPER_MISSING = (f"No module named '{EXERCISES_FOLDER}'",)
 
 
 def describe_call(case):

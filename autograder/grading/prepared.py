@@ -63,25 +63,11 @@ def path(course_dir=None):
 
 # ---------------------------------------------------------------- what the contents follow from
 
-def _files(folder, suffix=".py"):
-    """The files below ``folder`` whose names end with ``suffix`` (any, for ""), caches and the store left out."""
-    found = []
-    for top, folders, names in os.walk(folder):
-        folders[:] = [name for name in folders if name != "__pycache__"]
-        found += [Path(top, name) for name in names if name.endswith(suffix) and name != NAME]
-    return found
-
-
 def source_files():
-    """Every file the store's contents follow from: the kit's machinery, the course package, its references,
-    its exercises (the strategies among them) and its lesson sources, and the kit's pyproject.toml."""
-    root = active.root()
-    files = [active.KIT_ROOT / "pyproject.toml"]
-    files += _files(active.KIT_ROOT / "autograder")
-    files += _files(Path(active.course().__file__).parent)
-    files += _files(root / "solutions") + _files(root / "exercises")
-    files += _files(root / "notebooks" / "lessons", "")
-    return sorted(set(files))
+    """Every file the store's contents follow from: the files a grade follows from (autograder/course/paths.py)."""
+    from autograder.course.paths import grade_sources  # the course's folders: found when the store is checked
+
+    return grade_sources()
 
 
 def _hypothesis_version():
@@ -95,16 +81,14 @@ def _hypothesis_version():
 
 def made_from():
     """A digest of everything the contents follow from: the course's name, the source files, Hypothesis, Python."""
+    from autograder.course import paths  # the course's folders: found when the store is checked
+
     digest = hashlib.sha256()
     for part in (active.name(), _hypothesis_version(), platform.python_implementation(),
                  ".".join(map(str, sys.version_info[:2]))):
         digest.update(part.encode() + b"\0")
     for file in source_files():
-        try:
-            name = file.relative_to(active.KIT_ROOT).as_posix()
-        except ValueError:
-            name = file.as_posix()
-        digest.update(name.encode() + b"\0" + hashlib.sha256(file.read_bytes()).digest())
+        digest.update(paths.source_name(file).encode() + b"\0" + hashlib.sha256(file.read_bytes()).digest())
     return digest.hexdigest()
 
 

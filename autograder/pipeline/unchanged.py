@@ -29,7 +29,6 @@ from autograder.files import sha, write_atomic
 NAME = "unchanged.json"  # in OUT/cache
 VERSION = 1
 SKIPPED = ("cache", "logs")  # OUT's folders left out of the outputs: the graded records, nbgrader's logs
-KIT_FOLDERS = ("autograder", "solutions", "exercises", "notebooks")  # with the course package's own folder
 NOT_CODE = ("__pycache__", ".ipynb_checkpoints", ".hypothesis", ".pytest_cache")
 DB_SETTING = "c.CourseDirectory.db_url"  # what OUT's config holds when its gradebook is a database (gradebook_url.py)
 
@@ -40,10 +39,10 @@ def _path(out):
 
 def _kit_digest():
     """sha256 of the kit's and the course's files, by name and content (bytecode and caches aside)."""
+    from autograder.course.paths import EXERCISES, NOTEBOOKS, SOLUTIONS  # the course's folders, found when needed
+
     course = Path(active.course().__file__).parent
-    folders = [active.KIT_ROOT / name for name in KIT_FOLDERS]
-    if course not in folders:
-        folders.append(course)
+    folders = list(dict.fromkeys([active.KIT_ROOT / "autograder", SOLUTIONS, EXERCISES, NOTEBOOKS, course]))
     parts = []
     for folder in folders:
         for top, names, files in os.walk(folder):

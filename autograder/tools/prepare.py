@@ -27,7 +27,10 @@ from autograder.sandbox import parent
 def kit_modules():
     """The dotted names of the kit's and the course's modules (none that runs a command on import)."""
     names = []
-    for package in ("autograder", active.name(), "solutions", "exercises"):
+    from autograder.course.paths import EXERCISES, SOLUTIONS, package_name
+
+    folders = [package_name(folder) for folder in (SOLUTIONS, EXERCISES)]
+    for package in dict.fromkeys(("autograder", active.name(), *filter(None, folders))):
         try:
             module = importlib.import_module(package)
         except ImportError:
