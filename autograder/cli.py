@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from autograder.files import write_atomic
 from autograder.grading import provenance, report, visibility
 from autograder.grading.submission import SubmissionError
-from autograder.sandbox import isolation, parent
+from autograder.sandbox import isolation, sandbox
 from autograder.sandbox.isolation import IsolationError
 
 EXIT_GRADED, EXIT_BELOW, EXIT_CANNOT_GRADE, EXIT_CANNOT_RUN = 0, 1, 2, 3
@@ -210,7 +210,7 @@ def cmd_grade(args):
     results = shown.results(results)
     written = report.for_gradescope(results)
     if args.output:
-        parent.close_all()  # no learner process is left when the file is made (each sandbox has closed already)
+        sandbox.close_all()  # no learner process is left when the file is made (each sandbox has closed already)
         try:
             write_atomic(args.output, json.dumps(written, indent=2) + "\n")
         except OSError as err:

@@ -48,7 +48,7 @@ for _steps in ("sanitize_preprocessors", "autograde_preprocessors"):
     c.Autograde[_steps] = [_IN_PLACE_OF.get(step, step) for step in Autograde.class_traits()[_steps].default()]
 # Graded records and unreadable notebooks, written by `make grade`; empty means grade on the spot.
 c.HiddenChecks.cache_dir = ""
-# The sandbox's limits (autograder/sandbox/parent.py, Limits) may be changed here, e.g.
+# The sandbox's limits (autograder/sandbox/limits.py, Limits) may be changed here, e.g.
 # c.HiddenChecks.limits = {"submission_seconds": 120.0}; c.HiddenChecks.shrink = False reports a failing
 # property example as found instead of the smallest one. Both are part of every record's cache key.
 # A grade cell the learner deleted is put back, so every grade cell gets a score.

@@ -39,7 +39,7 @@ from graphcourse import zoo
 from autograder.grading.runner import grade, warm
 from autograder.sandbox import isolation
 from autograder.course.lessons import functions, module_of
-from autograder.sandbox.parent import Limits
+from autograder.sandbox.limits import Limits
 from autograder.authoring.stubs import stub_source
 from autograder.course.paths import REFERENCE
 from tests.conftest import ROOT

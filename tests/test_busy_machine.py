@@ -23,7 +23,8 @@ from autograder.grading.by_lesson import lesson_points
 from autograder.grading.runner import grade
 from autograder.grading.submission import Chunk, from_notebook_json
 from autograder.sandbox import patience
-from autograder.sandbox.parent import Limits, Sandbox
+from autograder.sandbox.limits import Limits
+from autograder.sandbox.sandbox import Sandbox
 from exercises.notebook import nbgrader_meta
 from graphcourse import demo
 from tests.conftest import prepared_course

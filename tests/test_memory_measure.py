@@ -13,7 +13,8 @@ from autograder.course.paths import reference_source
 from autograder.grading import report, runner
 from autograder.grading.submission import Chunk, Submission
 from autograder.sandbox import cgroups
-from autograder.sandbox.parent import Limits, Sandbox
+from autograder.sandbox.limits import Limits
+from autograder.sandbox.sandbox import Sandbox
 from graphcourse import checks, zoo
 from tests.conftest import ROOT
 

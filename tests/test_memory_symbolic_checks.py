@@ -3,7 +3,8 @@
 import pytest
 
 from autograder.grading.submission import Chunk
-from autograder.sandbox.parent import Limits, Sandbox
+from autograder.sandbox.limits import Limits
+from autograder.sandbox.sandbox import Sandbox
 from graphcourse.builders import as_graph
 from graphcourse.checks import checkpoint_recomputed, gradient_graph_deep, gradient_graph_first, stale_position
 from graphcourse.drivers import symbolic as drivers

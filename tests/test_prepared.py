@@ -246,14 +246,14 @@ def test_times_edited_in_the_header_refuse_the_whole_store():
 
 
 def test_a_process_that_ran_learner_code_never_writes_the_store(tmp_path, monkeypatch):
-    from autograder.sandbox import parent
+    from autograder.sandbox import sandbox
     from autograder.tools import prepare
 
     monkeypatch.setattr(prepare, "contents", lambda: (stored(), []))
-    monkeypatch.setattr(parent, "_LEARNER_CODE_RAN", [True])
+    monkeypatch.setattr(sandbox, "_LEARNER_CODE_RAN", [True])
     with pytest.raises(prepared.StoreError, match="learner's code"):
         prepare.write(tmp_path / prepared.NAME, force=True)
     assert not (tmp_path / prepared.NAME).exists()
-    monkeypatch.setattr(parent, "_LEARNER_CODE_RAN", [])
+    monkeypatch.setattr(sandbox, "_LEARNER_CODE_RAN", [])
     prepare.write(tmp_path / prepared.NAME, force=True)
     assert (tmp_path / prepared.NAME).read_bytes() == stored()

@@ -24,7 +24,9 @@ from autograder.sandbox import isolation, patience
 from graphcourse import builders
 from autograder.course import active
 from autograder.course.lessons import module_of
-from autograder.sandbox.parent import CHILD, Limits, Sandbox, child_script, tree_cpu_seconds
+from autograder.sandbox.limits import Limits
+from autograder.sandbox.measure import tree_cpu_seconds
+from autograder.sandbox.sandbox import CHILD, Sandbox, child_script
 from graphcourse import zoo
 from exercises import strategies
 from solutions import graph as reference

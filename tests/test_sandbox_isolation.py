@@ -20,7 +20,8 @@ import pytest
 from autograder.grading.submission import Chunk, load
 from autograder.grading import prepared
 from autograder.sandbox import cgroups, isolation, landlock, reply_bounds
-from autograder.sandbox.parent import Limits, Sandbox, tree_processes
+from autograder.sandbox.limits import Limits, tree_processes
+from autograder.sandbox.sandbox import Sandbox
 from autograder.sandbox.removal import remove_tree
 from tests.conftest import ROOT
 
@@ -356,13 +357,13 @@ def test_limits_mode_without_a_cgroup_still_ends_a_process_that_left_with_setsid
 
 def test_close_all_ends_every_child_still_running():
     """What the CLI does before it writes --output: no sandbox child of the process is left."""
-    from autograder.sandbox import parent
+    from autograder.sandbox import sandbox as sandboxes
 
     sandbox = Sandbox([Chunk("x", "def f():\n    return 1\n")])
     assert sandbox.call("f", [])["value"] == 1
     pid = sandbox._proc.pid
-    assert parent.close_all() == 1 and sandbox._proc is None
-    assert not os.path.exists(f"/proc/{pid}") and parent.close_all() == 0
+    assert sandboxes.close_all() == 1 and sandbox._proc is None
+    assert not os.path.exists(f"/proc/{pid}") and sandboxes.close_all() == 0
 
 
 @pytest.mark.slow
@@ -389,7 +390,8 @@ import json, os, sys, time
 sys.path.insert(0, {root!r})
 from autograder.grading.submission import load
 from autograder.sandbox import isolation
-from autograder.sandbox.parent import Limits, Sandbox
+from autograder.sandbox.limits import Limits
+from autograder.sandbox.sandbox import Sandbox
 
 
 def marked():
@@ -426,7 +428,7 @@ def _unprivileged_python():
     site = os.pathsep.join(p for p in sys.path if p.endswith("site-packages") and os.path.isdir(p))
     for python, extra in (("/usr/bin/python3", {"PYTHONPATH": site}), (sys.executable, {})):
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", **extra}
-        check = f"import sys; sys.path.insert(0, {str(ROOT)!r}); import autograder.sandbox.parent; assert sys.version_info[:2] == {tuple(sys.version_info[:2])!r}"
+        check = f"import sys; sys.path.insert(0, {str(ROOT)!r}); import autograder.sandbox.sandbox; assert sys.version_info[:2] == {tuple(sys.version_info[:2])!r}"
         try:
             if subprocess.run([*NOBODY, python, "-c", check], env=env, cwd="/", capture_output=True, timeout=60).returncode == 0:
                 return python, env

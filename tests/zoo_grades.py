@@ -72,7 +72,7 @@ def grade_source(item):
     """Grade one source; return plain data: {check id: (score, points, summary, misconception)}."""
     from autograder.grading.runner import grade
     from autograder.grading.submission import Chunk, Submission
-    from autograder.sandbox.parent import Limits
+    from autograder.sandbox.limits import Limits
 
     # shrink=False: a property check reports the first failing example it replays instead of asking
     # Hypothesis for the smallest one. Shrinking only makes the example in the message smaller, never

@@ -21,7 +21,7 @@ from autograder.course import active
 from autograder.course.lessons import grade_cells
 from autograder.grading.compare import clip, short
 from autograder.grading.properties import same
-from autograder.sandbox.parent import Sandbox
+from autograder.sandbox.sandbox import Sandbox
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from autograder.course import cells as notebook
 from autograder.course.lessons import function_of
 from autograder.course.paths import grade_sources, source_name
 from autograder.files import write_atomic
-from autograder.sandbox.parent import Limits
+from autograder.sandbox.limits import Limits
 from autograder.grading import answers, feedback, provenance, report
 from autograder.grading.submission import Submission, SubmissionError, from_notebook_json
 

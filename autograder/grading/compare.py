@@ -12,7 +12,7 @@ import math
 import sys
 from dataclasses import dataclass
 
-from autograder.sandbox.parent import quiet_gc
+from autograder.sandbox.channel import quiet_gc
 
 REL_TOL, ABS_TOL = 1e-6, 1e-9  # answers the reference computes exactly
 FLOAT_MAX = sys.float_info.max  # an int beyond this cannot be compared as a float

@@ -40,7 +40,7 @@ from pathlib import Path
 
 from autograder.course import active
 from autograder.grading.engine import Case
-from autograder.sandbox.parent import quiet_gc
+from autograder.sandbox.channel import quiet_gc
 
 FORMAT = 2
 NAME = ".prepared.json"

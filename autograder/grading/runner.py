@@ -9,7 +9,8 @@ from autograder.course import active
 from autograder.grading import growth, prepared
 from autograder.grading.compare import Failure
 from autograder.grading.engine import Check
-from autograder.sandbox.parent import Limits, Sandbox
+from autograder.sandbox.limits import Limits
+from autograder.sandbox.sandbox import Sandbox
 from autograder.grading.submission import Chunk, Submission
 
 # The course's parts this module grades with (autograder/course/active.py).

@@ -54,7 +54,7 @@ from pathlib import Path
 from autograder.course.paths import ROOT
 from autograder.grading.runner import Runner, grade
 from autograder.sandbox import isolation
-from autograder.sandbox.parent import Sandbox
+from autograder.sandbox.sandbox import Sandbox
 from autograder.grading.submission import Chunk, Submission
 from autograder.grading import prepared
 from autograder.tools import cohorts, first_run, marked, otter, stock

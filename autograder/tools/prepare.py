@@ -21,7 +21,7 @@ from pathlib import Path
 from autograder.course import active
 from autograder.files import write_atomic
 from autograder.grading import prepared, runner
-from autograder.sandbox import parent
+from autograder.sandbox.sandbox import learner_code_ran
 
 
 def kit_modules():
@@ -104,7 +104,7 @@ def write(where=None, force=False, stream=None):
         return where
     started = time.perf_counter()
     data, left_out = contents()
-    if parent.learner_code_ran():  # what it measured or drew could have been steered: never written
+    if learner_code_ran():  # what it measured or drew could have been steered: never written
         raise prepared.StoreError("this process has run a learner's code; only a process that ran none writes the store")
     write_atomic(where, data)
     if stream is not None:

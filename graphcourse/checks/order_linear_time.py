@@ -3,7 +3,7 @@
 import dataclasses
 import functools
 
-from autograder.sandbox.parent import quiet_gc
+from autograder.sandbox.channel import quiet_gc
 from graphcourse.builders import build
 from graphcourse.checks import Check
 from graphcourse.checks.order_valid import order_call
