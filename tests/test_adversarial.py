@@ -43,7 +43,7 @@ from autograder.sandbox.limits import Limits
 from autograder.authoring.stubs import stub_source
 from autograder.course.paths import REFERENCE
 from tests.conftest import ROOT
-from autograder.grading.submission import load
+from tests.hostile.shared import load  # a hostile file is read after the shared honest code
 from solutions import graph as reference
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
@@ -428,7 +428,7 @@ sys.dont_write_bytecode = True
 from graphcourse import checks
 from autograder.grading.runner import grade
 from autograder.sandbox import isolation
-from autograder.grading.submission import load
+from tests.hostile.shared import load  # a hostile file is read after the shared honest code
 light = [c for c in checks.all_checks() if c.family not in {heavy!r} and c.function in {functions!r}]
 light = list({{c.family: c for c in reversed(light)}}.values())[::-1]  # the first check of each family
 out = {{"level": isolation.probe()[0], "uid": __import__("os").getuid(), "points": {{}}}}
