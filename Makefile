@@ -153,10 +153,11 @@ e2e: $(E2E_READY)
 	fi
 	CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest tests/e2e tests/test_gradescope.py -m e2e
 
-## make gradescope: write dist/gradescope.zip, the autograder to upload to Gradescope (holds the hidden checks)
+## make gradescope [LESSON=id]: write dist/gradescope/<lesson id>.zip, each lesson's autograder to upload to Gradescope,
+## with the total to set for its assignment (the zips hold the hidden checks); LESSON builds that lesson's alone
 .PHONY: gradescope
 gradescope: $(READY)
-	$(BIN)/python -m autograder.authoring.gradescope
+	$(BIN)/python -m autograder.authoring.gradescope $(if $(LESSON),--lesson $(LESSON))
 
 ## make formgrader [OUT=out] [PORT=8888]: open OUT's gradebook in nbgrader's formgrader (JupyterLab on 127.0.0.1)
 .PHONY: formgrader

@@ -1,11 +1,12 @@
-"""The Gradescope autograder zip (`make gradescope`): what it holds, and run_autograder in a root laid out like /autograder.
+"""The Gradescope autograder zips (`make gradescope`): one per lesson, what each holds, and run_autograder in a root
+laid out like /autograder.
 
 The root is a temporary folder (AUTOGRADER_ROOT) holding what Gradescope makes:
 source/ (the unpacked zip), submission/ (the learner's upload) and results/. For the
 quick tests, root/venv/bin/python is a two-line script that starts this interpreter, which
 has the kit's dependencies; run_autograder still imports the kit from source/, so the zip
-must hold everything grading needs. The slow test runs setup.sh for real: a new venv and a
-pip install of the unpacked kit.
+must hold everything grading needs. Every lesson's zip is built once; the first lesson's is
+the one run. The e2e test runs setup.sh for real: a new venv and an install of the unpacked kit.
 """
 
 import json
@@ -14,9 +15,11 @@ import stat
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import pytest
 
+from autograder import cli
 from autograder.authoring import gradescope
 from autograder.grading import report
 from autograder.course.lessons import LESSONS
@@ -24,13 +27,26 @@ from autograder.grading.by_lesson import lesson_points
 from tests.conftest import REFERENCE_SOURCE, ROOT, STUB_SOURCE
 
 GRADESCOPE_TEST_KEYS = {"name", "score", "max_score", "status", "output"}
+LESSON = LESSONS[0]  # the lesson whose zip the tests run: its functions are graph.py's evaluate, inputs_of, users_of
+SCRIPTS = ("setup.sh", "run_autograder", gradescope.POINTS)  # the entries in which the lessons' zips differ
+
+
+def total(lesson):
+    """The lesson's points, from the course's grade cells."""
+    return sum(lesson_points(lesson).values())
 
 
 @pytest.fixture(scope="module")
-def archive(tmp_path_factory):
-    out = tmp_path_factory.mktemp("gradescope") / "gradescope.zip"
+def folder(tmp_path_factory):
+    """Every lesson's zip, as make gradescope writes them (some 0.4 s each)."""
+    out = tmp_path_factory.mktemp("gradescope")
     gradescope.build(ROOT, out)
     return out
+
+
+@pytest.fixture(scope="module")
+def archive(folder):
+    return gradescope.zip_of(folder, LESSON)
 
 
 def unpack(archive, root):
@@ -107,20 +123,48 @@ def test_zip_holds_the_scripts_and_the_kit_and_nothing_else(archive):
         assert "__pycache__" not in name and not name.endswith((".pyc", ".db")), name
 
 
+def test_every_lesson_has_a_zip_that_states_its_total(folder):
+    """One zip per lesson, named by its id: its run_autograder grades that lesson alone, and its GRADESCOPE.md states
+    the lesson's total from the course's grade cells; the zips hold the same kit and differ in those two files alone."""
+    kit = None
+    for lesson in LESSONS:
+        with zipfile.ZipFile(gradescope.zip_of(folder, lesson)) as opened:
+            names = opened.namelist()
+            points = opened.read(gradescope.POINTS).decode("utf-8")
+            run = opened.read("run_autograder").decode("utf-8")
+            files = {name: opened.read(name) for name in names if name not in SCRIPTS}
+        assert f"**{lesson.assignment}: set the assignment's total to {total(lesson):g}**" in points, points
+        assert f"`{lesson.notebook}`" in points
+        (command,) = [line for line in run.splitlines() if "-m autograder grade" in line]
+        assert f"--lesson {lesson.assignment} " in command, command
+        assert kit is None or files == kit, f"{lesson.assignment}'s zip holds another kit"
+        kit = files
+    assert sorted(p.name for p in folder.iterdir()) == sorted(f"{lesson.assignment}.zip" for lesson in LESSONS)
+
+
+def test_the_build_says_each_total_and_refuses_an_unknown_lesson(capsys):
+    """make gradescope LESSON=nope exits 2 listing the course's lessons; the line make gradescope prints per zip."""
+    assert gradescope.main(["--lesson", "nope", "--out", "unused"]) == 2
+    said = capsys.readouterr().err
+    assert "'nope' is no lesson of the course" in said and all(lesson.assignment in said for lesson in LESSONS)
+    assert gradescope.total_line(LESSON) == f"{LESSON.assignment}: set the assignment's total to {total(LESSON):g}"
+
+
 def test_zip_is_the_same_bytes_every_build(archive, tmp_path):
     """Two builds of the same kit give the same zip: fixed times, sorted entries."""
-    again = tmp_path / "again.zip"
-    gradescope.build(ROOT, again)
-    assert again.read_bytes() == archive.read_bytes()
+    gradescope.build(ROOT, tmp_path, [LESSON])
+    assert gradescope.zip_of(tmp_path, LESSON).read_bytes() == archive.read_bytes()
+    assert [p.name for p in tmp_path.iterdir()] == [f"{LESSON.assignment}.zip"]
 
 
 def test_scripts_read_the_root_from_the_environment():
     """Both scripts default to /autograder and take AUTOGRADER_ROOT instead when it is set."""
-    for script in gradescope.scripts().values():
+    for script in gradescope.scripts(LESSON).values():
         assert script.startswith("#!/usr/bin/env bash\n")
         assert 'ROOT="${AUTOGRADER_ROOT:-/autograder}"' in script
     run = gradescope.RUN_AUTOGRADER
-    assert '-m autograder grade "$ROOT/submission" --output "$RESULTS"' in run and "results/results.json" in run
+    assert '-m autograder grade "$ROOT/submission"{lesson} --output "$RESULTS"' in run
+    assert "results/results.json" in run
 
 
 def test_the_kit_writes_results_json_itself():
@@ -141,18 +185,71 @@ def root(archive, tmp_path):
     return unpacked
 
 
+def lesson_functions(lesson):
+    """The functions a lesson grades, and what their hidden checks are worth."""
+    from autograder.course.lessons import function_of
+
+    functions = {function_of(grade_id) for grade_id in lesson_points(lesson)} - {""}
+    return functions, sum(most for grade_id, most in lesson_points(lesson).items() if function_of(grade_id))
+
+
 @pytest.mark.slow
-def test_reference_module_gets_full_marks(root):
-    """An upload of the reference as graph.py scores max_score, every test passed."""
+def test_reference_module_gets_the_lessons_hidden_checks(root):
+    """An upload of the reference as graph.py earns the lesson's functions' hidden checks, and is out of those alone:
+    the other lessons' functions in graph.py are not graded by this lesson's zip."""
+    functions, most = lesson_functions(LESSON)
     submit(root, {"graph.py": REFERENCE_SOURCE})
     results = run_autograder(root)
     assert_gradescope_schema(results)
-    assert results["score"] == results["extra_data"]["max_score"], results["output"]
+    assert results["score"] == results["extra_data"]["max_score"] == most, results["output"]
     assert all(test["status"] == "passed" for test in results["tests"])
-    assert results["output"].startswith("submission: 100/100"), results["output"][:200]
-    assert results["output"].splitlines()[1].startswith("out of 100 (100%): what this hand-in can earn: 100 for the hidden checks of ")
+    assert {cli.FUNCTION_OF_TEST.search(test["name"])["function"] for test in results["tests"]} == functions
+    assert results["output"].startswith(f"submission: {most:g}/{most:g}"), results["output"][:200]
+    assert results["output"].splitlines()[1].startswith(f"out of {most:g} (100%): what this hand-in can earn: ")
     assert str(root) not in json.dumps(results), "the results show the grading machine's folders"
     assert results["extra_data"]["isolation"] == "full"
+
+
+def wrong_notebook(folder):
+    """The lesson's notebook with one function and one answer wrong: a copy of the course's, edited."""
+    nb = json.loads(LESSON.notebook_path().read_text(encoding="utf-8"))
+    solution = f"{sorted(lesson_functions(LESSON)[0])[0]}_solution"
+    edited = []
+    for cell in nb["cells"]:
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if grade_id == solution:
+            source = "".join(cell["source"])
+            cell["source"] = source[:source.index(":\n") + 2] + "    return None\n"  # its signature, a wrong body
+            edited.append(grade_id)
+        elif grade_id == "multiple_choice_solution":
+            cell["source"] = 'CHOICE = "A"\n'
+            edited.append(grade_id)
+    assert len(edited) == 2, f"{LESSON.notebook} no longer has the cells this test edits: {edited}"
+    path = folder / LESSON.notebook
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    return path
+
+
+@pytest.mark.slow
+def test_a_lesson_upload_scores_as_the_cli_grades_the_lesson(root, tmp_path):
+    """The lesson's notebook, correct, earns the lesson's total; with a wrong function and a wrong answer, what the CLI
+    (as make grade grades it) gives the notebook; another lesson's notebook beside it is named and left out."""
+    submit(root, {LESSON.notebook: LESSON.notebook_path().read_text(encoding="utf-8")})
+    results = run_autograder(root)
+    assert_gradescope_schema(results)
+    assert results["score"] == results["extra_data"]["max_score"] == total(LESSON), results["output"][:300]
+
+    wrong = wrong_notebook(tmp_path)
+    expected, _, code, _ = cli.outcome(wrong)
+    assert code == cli.EXIT_GRADED and 0 < expected["score"] < total(LESSON), expected["output"][:300]
+    (root / "results" / "results.json").unlink()
+    other = LESSONS[1]
+    submit(root, {LESSON.notebook: wrong.read_text(encoding="utf-8"),
+                  other.notebook: other.notebook_path().read_text(encoding="utf-8")})
+    results = run_autograder(root)
+    assert_gradescope_schema(results)
+    assert (results["score"], results["extra_data"]["max_score"]) == (expected["score"], total(LESSON))
+    assert f"{other.notebook}: not graded here" in results["output"], results["output"]
 
 
 @pytest.mark.slow
@@ -168,11 +265,11 @@ def test_stub_module_gets_nothing(root):
 
 @pytest.mark.slow
 def test_unreadable_upload_gets_zero_and_a_reason(root):
-    """An upload with nothing to grade still leaves a results.json: worth 0, saying what to upload."""
+    """An upload with nothing to grade still leaves a results.json: worth 0, saying what to upload (the lesson's notebook)."""
     submit(root, {"notes.txt": "my answers are in my head\n"})
     results = run_autograder(root)
     assert results["score"] == 0 and results["tests"] == []
-    assert "could not be graded" in results["output"] and "graph.py" in results["output"]
+    assert "could not be graded" in results["output"] and f"no {LESSON.notebook} found" in results["output"]
 
 
 def test_a_hostile_upload_gets_zero_and_the_file_and_fix(root):
@@ -214,6 +311,7 @@ def test_setup_sh_installs_the_kit_and_run_autograder_grades_with_it(archive, tm
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=900)
     assert setup.returncode == 0, f"setup.sh exited {setup.returncode}:\n{setup.stdout[-4000:]}"
     assert (root / "venv" / "bin" / "python").is_file()
+    assert "setup.sh: set up in " in setup.stdout, setup.stdout[-2000:]
     submit(root, {"graph.py": REFERENCE_SOURCE})
     results = run_autograder(root)
     assert_gradescope_schema(results)
@@ -224,15 +322,15 @@ def test_setup_sh_installs_the_kit_and_run_autograder_grades_with_it(archive, tm
 
 
 def test_zip_documents_the_point_total_to_configure(archive):
-    """GRADESCOPE.md, at the top of the zip, gives what each lesson notebook and each module can earn (the total to
-    set for the assignment), and says that every test is visible when the course config sets no visibility."""
+    """GRADESCOPE.md, at the top of the zip, gives the lesson's total (to set for the assignment) and what its module
+    alone can earn, and says that every test is visible when the course config sets no visibility."""
     with zipfile.ZipFile(archive) as opened:
         text = opened.read(gradescope.POINTS).decode("utf-8")
-    for lesson in LESSONS:
-        assert f"| `{lesson.notebook}` ({lesson.assignment}) | {sum(lesson_points(lesson).values()):g} |" in text
-    assert "| `graph.py` (the hidden checks of backward, evaluate, inputs_of, users_of) | 100 |" in text
+    functions, most = lesson_functions(LESSON)
+    assert f"set the assignment's total to {total(LESSON):g}" in text
+    assert f"the hidden checks of {', '.join(sorted(functions))} only\n({most:g} points)" in text, text
     assert "Every test is visible" in text
-    assert gradescope.points_text() == text
+    assert gradescope.points_text(LESSON) == text
 
 
 def write_config(folder, line):
@@ -247,12 +345,12 @@ def test_visibility_comes_from_the_course_config(tmp_path):
     root = write_config(tmp_path, 'c.GradescopeResults.visibility = {"property": "after_due_date", "deep_graph": "hidden"}')
     shown = gradescope.course_visibility(root)
     assert shown == {"property": "after_due_date", "deep_graph": "hidden"}
-    run = gradescope.scripts(shown)["run_autograder"]
+    run = gradescope.scripts(LESSON, shown)["run_autograder"]
     (command,) = [line for line in run.splitlines() if "-m autograder grade" in line]
     assert command.endswith('--output "$RESULTS" --visibility deep_graph=hidden --visibility property=after_due_date')
-    assert "- `property`: after_due_date" in gradescope.points_text(shown)
+    assert "- `property`: after_due_date" in gradescope.points_text(LESSON, shown)
     assert gradescope.course_visibility(ROOT) == {}
-    assert "--visibility" not in gradescope.scripts(gradescope.course_visibility(ROOT))["run_autograder"]
+    assert "--visibility" not in gradescope.scripts(LESSON, gradescope.course_visibility(ROOT))["run_autograder"]
 
 
 @pytest.mark.parametrize("line, said", [
@@ -282,3 +380,74 @@ def test_setup_sh_reports_on_the_unpacked_kit_not_the_working_folder(root, tmp_p
     assert "the kit of the working folder" not in done.stdout
     assert f"sandbox report for the kit in {root / 'source'}:" in done.stdout and "sandbox level:" in done.stdout
     assert "# Configuring the Gradescope assignment" in done.stdout
+
+
+def test_setup_sh_installs_with_uv_and_falls_back_to_pip(tmp_path):
+    """setup.sh installs the kit with uv; where uv cannot, with pip, saying so; and says how long it took. The venv's
+    Python is a script that logs what it is asked and fails whatever uv is asked, so nothing is downloaded."""
+    log = tmp_path / "asked.log"
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    venv_python = f'#!/bin/sh\necho "$*" >> "{log}"\n[ "$2" != uv ]\n'
+    (fake / "python3").write_text(  # passes setup.sh's version check, and `-m venv DIR` makes DIR/bin/python
+        f'#!/bin/sh\nif [ "$1" = -m ] && [ "$2" = venv ]; then mkdir -p "$3/bin"\n'
+        f"cat > \"$3/bin/python\" <<'EOF'\n{venv_python}EOF\nchmod +x \"$3/bin/python\"; fi\n", encoding="utf-8")
+    (fake / "python3").chmod(0o755)
+    root = tmp_path / "autograder"
+    (root / "source").mkdir(parents=True)
+    (root / "source" / "setup.sh").write_text(gradescope.scripts(LESSON)["setup.sh"], encoding="utf-8")
+    env = dict(os.environ, AUTOGRADER_ROOT=str(root), PATH=f"{fake}{os.pathsep}{os.environ['PATH']}")
+    done = subprocess.run(["bash", str(root / "source" / "setup.sh")], env=env, text=True, timeout=60,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert done.returncode == 0, done.stdout + done.stderr
+    asked = log.read_text(encoding="utf-8").splitlines()
+    source = root / "source"
+    installs = [line for line in asked if f"--editable {source}" in line]
+    assert installs == [f"-m uv pip install --quiet --python {root}/venv/bin/python --editable {source}",
+                        f"-m pip install --quiet --editable {source}"], asked
+    assert "uv could not install the kit: pip does (slower)" in done.stderr
+    assert asked.index(installs[1]) < next(i for i, line in enumerate(asked) if "autograder.tools.prepare" in line)
+    assert done.stdout.rstrip().splitlines()[-1].startswith("setup.sh: set up in "), done.stdout
+
+
+# ---------------------------------------------------------------- another course, under an isolated interpreter
+
+
+@pytest.mark.slow
+def test_the_fixture_courses_zip_grades_under_an_isolated_interpreter(tmp_path):
+    """The fixture course's lesson zip grades an upload with `python -I` (no working folder, no PYTHON* variables on
+    the path) whose only path to the kit is the unpacked zip, as setup.sh's install gives it: nothing of the
+    checkout's (its graph course, its exercises/) is importable, so the zip must carry all that grading imports."""
+    import importlib
+    import sysconfig
+
+    course = "tests.fixture_course"
+    env = {key: value for key, value in os.environ.items() if key != "GRAPHKIT_COURSE"}
+    built = tmp_path / "zips"
+    subprocess.run([sys.executable, "-c", f"from autograder.authoring import gradescope; "
+                    f"gradescope.build({str(ROOT)!r}, {str(built)!r})"],
+                   env=dict(env, GRAPHKIT_COURSE=course), cwd=ROOT, check=True, timeout=300, capture_output=True)
+    (archive,) = built.iterdir()
+    root = unpack(archive, tmp_path / "autograder")
+    isolated = tmp_path / "isolated"  # a venv whose path holds this venv's packages (the kit's dependencies) and source/
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(isolated)], check=True, timeout=120)
+    site = subprocess.run([str(isolated / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                          check=True, text=True, capture_output=True).stdout.strip()
+    (Path(site) / "kit.pth").write_text(f"{sysconfig.get_path('purelib')}\n{root / 'source'}\n", encoding="utf-8")
+    python = root / "venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text(f'#!/bin/sh\nexec "{isolated / "bin" / "python"}" -I "$@"\n', encoding="utf-8")
+    python.chmod(0o755)
+    seen = subprocess.run([str(python), "-c", "import sys, autograder; print(autograder.__file__); "
+                           "print(any(p.rstrip('/') == sys.argv[1] for p in sys.path))", str(ROOT)],
+                          cwd=ROOT, text=True, capture_output=True, check=True).stdout.split()
+    assert seen == [str(root / "source" / "autograder" / "__init__.py"), "False"], seen
+
+    zoo = importlib.import_module(f"{course}.zoo")
+    checks = importlib.import_module(f"{course}.checks").all_checks()
+    entry = next(e for e in zoo.entries() if e.fails)
+    submit(root, {"words.py": entry.source()})
+    results = run_autograder(root)
+    most = sum(c.points for c in checks)
+    lost = sum(c.points for c in checks if c.family in entry.fails)
+    assert (results["score"], results["extra_data"]["max_score"]) == (most - lost, most), results["output"]

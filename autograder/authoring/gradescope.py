@@ -1,29 +1,33 @@
-"""Build the Gradescope autograder: one zip that grades each learner's upload with the hidden checks.
+"""Build the Gradescope autograders: one zip per lesson, grading each learner's upload on that lesson alone.
 
-    python -m autograder.authoring.gradescope              # (re)write dist/gradescope.zip
-    python -m autograder.authoring.gradescope --out FILE   # somewhere else
+    python -m autograder.authoring.gradescope               # (re)write dist/gradescope/<lesson id>.zip, every lesson
+    python -m autograder.authoring.gradescope --lesson ID   # that lesson's zip alone
+    python -m autograder.authoring.gradescope --out FOLDER  # somewhere else
 
 Gradescope unpacks the zip into /autograder/source, runs setup.sh there once when it
 builds the autograder's image, then runs run_autograder for every submission, with the
 learner's upload in /autograder/submission. What run_autograder leaves in
 /autograder/results/results.json is the grade. The zip holds:
 
-    setup.sh         a Python venv in /autograder/venv with the kit installed into it
-                     (pip install --editable /autograder/source, so the kit finds its course files); then, for
-                     the build log, the sandbox report of the kit in /autograder/source and GRADESCOPE.md
-    run_autograder   python -m autograder grade /autograder/submission --output /autograder/results/results.json,
-                     as root, so learner code runs fully isolated; the kit writes results.json itself, and an
-                     upload that cannot be graded gets one worth 0 that says why. The course config's
-                     c.GradescopeResults.visibility (autograder/grading/visibility.py) is passed as --visibility
-    GRADESCOPE.md    the points to configure as the assignment's total: what each lesson notebook and each
-                     module can earn
+    setup.sh         a Python venv in /autograder/venv with the kit installed into it (uv pip install
+                     --editable /autograder/source, pip where uv cannot, so the kit finds its course files);
+                     then, for the build log, the sandbox report of the kit in /autograder/source,
+                     GRADESCOPE.md, and the seconds setup.sh took
+    run_autograder   python -m autograder grade /autograder/submission --lesson ID --output
+                     /autograder/results/results.json, as root, so learner code runs fully isolated; the kit
+                     writes results.json itself, and an upload that cannot be graded gets one worth 0 that says
+                     why. The course config's c.GradescopeResults.visibility (autograder/grading/visibility.py)
+                     is passed as --visibility
+    GRADESCOPE.md    the lesson's total points, to set as the assignment's total
     the kit          pyproject.toml, README.md, autograder/, solutions/, exercises/, the course package
                      (graphcourse/), and notebooks/ (config, lesson sources, source notebooks)
 
-The upload may be exercises/graph.py (or graph.py alone), the lesson notebooks, or both,
-as `python -m autograder grade` reads a folder. The zip holds the reference and the
-hidden checks: it is for Gradescope only, never for learners. It holds no learner
-bundle, build output, gradebook or virtual environment.
+The zips differ only in run_autograder's --lesson and GRADESCOPE.md: each holds the whole
+course, the other lessons' hidden checks included. The upload is the lesson's notebook, with
+the modules of exercises/ it uses, or a module alone (graded on the lesson's functions only),
+as `python -m autograder grade --lesson ID` reads a folder. A zip holds the reference and the
+hidden checks: it is for Gradescope only, never for learners. It holds no learner bundle,
+build output, gradebook or virtual environment.
 
 Both scripts read AUTOGRADER_ROOT (default /autograder), the folder that holds source/,
 submission/ and results/, so the same layout can be tried on another machine.
@@ -42,7 +46,7 @@ from autograder.course import active
 from autograder.course.lessons import LESSONS, function_of, module_of
 from autograder.grading import visibility
 
-OUT = Path("dist") / "gradescope.zip"  # relative to the root
+OUT = Path("dist") / "gradescope"  # relative to the root: <lesson id>.zip in it
 
 KIT_FILES = ("pyproject.toml", "README.md")
 KIT_FOLDERS = ("autograder",)  # the machinery; the course's files follow (course_files)
@@ -69,8 +73,13 @@ if ! new_enough; then
 fi
 
 python3 -m venv "$ROOT/venv"
-"$ROOT/venv/bin/python" -m pip install --quiet --upgrade pip
-"$ROOT/venv/bin/python" -m pip install --quiet --editable "$SOURCE"
+PYTHON="$ROOT/venv/bin/python"
+if "$PYTHON" -m pip install --quiet --disable-pip-version-check uv \
+    && "$PYTHON" -m uv pip install --quiet --python "$PYTHON" --editable "$SOURCE"; then :; else
+    echo "setup.sh: uv could not install the kit: pip does (slower)" >&2
+    "$PYTHON" -m pip install --quiet --upgrade pip
+    "$PYTHON" -m pip install --quiet --editable "$SOURCE"
+fi
 # What no submission changes (drawn examples, large inputs, the reference's times on this image), worked
 # out once here instead of for every upload; grading verifies it, and works it out itself without it.
 (cd "$SOURCE" && GRAPHKIT_COURSE="{course}" "$ROOT/venv/bin/python" -m autograder.tools.prepare --force) \
@@ -80,6 +89,7 @@ python3 -m venv "$ROOT/venv"
 # the one reported on), and the points to configure as the assignment's total.
 (cd "$SOURCE" && echo "sandbox report for the kit in $SOURCE:" && "$ROOT/venv/bin/python" -m autograder doctor) || true
 cat "$SOURCE/GRADESCOPE.md" || true
+echo "setup.sh: set up in ${SECONDS} s"
 """
 
 RUN_AUTOGRADER = """\
@@ -96,8 +106,8 @@ mkdir -p "$ROOT/results"
 rm -f "$RESULTS"
 
 cd "$ROOT/source"
-export GRAPHKIT_COURSE="{course}"  # the course this zip grades
-"$ROOT/venv/bin/python" -m autograder grade "$ROOT/submission" --output "$RESULTS"{visibility}
+export GRAPHKIT_COURSE="{course}"  # the course this zip grades, and the lesson next
+"$ROOT/venv/bin/python" -m autograder grade "$ROOT/submission"{lesson} --output "$RESULTS"{visibility}
 status=$?
 if [ ! -s "$RESULTS" ]; then  # the kit itself could not start: still results worth 0 that say so
     printf '{"score": 0, "output": "%s (exit status %s); tell your instructor.", "tests": []}\\n' \\
@@ -132,43 +142,47 @@ def visibility_args(shown):
     return "".join(f" --visibility {shlex.quote(f'{key}={level}')}" for key, level in sorted(shown.items()))
 
 
-def scripts(shown=None):
-    """{name: text} of the two scripts, for the course being packed; shown: the tests' visibility."""
-    run = RUN_AUTOGRADER.replace("{course}", active.name()).replace("{visibility}", visibility_args(shown or {}))
+def scripts(lesson=None, shown=None):
+    """{name: text} of the two scripts, for ``lesson`` of the course being packed (None: every lesson an upload
+    holds); shown: the tests' visibility."""
+    asked = f" --lesson {shlex.quote(lesson.assignment)}" if lesson is not None else ""
+    run = (RUN_AUTOGRADER.replace("{course}", active.name()).replace("{lesson}", asked)
+           .replace("{visibility}", visibility_args(shown or {})))
     return {"setup.sh": SETUP_SH.replace("{course}", active.name()), "run_autograder": run}
 
 
-def points_text(shown=None):
-    """GRADESCOPE.md: the total to configure for the assignment, from what each upload can earn; and the visibility."""
+def lesson_total(lesson):
+    """What the lesson's notebook can earn: the assignment's total points on Gradescope, as in the gradebook."""
+    from autograder.grading.by_lesson import lesson_points
+
+    return sum(lesson_points(lesson).values())
+
+
+def total_line(lesson):
+    """The one line that says what to configure."""
+    return f"{lesson.assignment}: set the assignment's total to {lesson_total(lesson):g}"
+
+
+def points_text(lesson, shown=None):
+    """GRADESCOPE.md of ``lesson``'s zip: the total to configure for the assignment; and the visibility."""
     from autograder.grading.by_lesson import lesson_points
 
     checks = active.part("checks").all_checks()
+    functions = {function_of(grade_id) for grade_id in lesson_points(lesson)} - {""}
+    modules = sorted({f"{module_of(function)}.py" for function in functions})
+    hidden = sum(c.points for c in checks if c.function in functions)
     lines = [
-        "# Configuring the Gradescope assignment",
+        f"# Configuring the Gradescope assignment for {lesson.assignment}",
         "",
-        "A learner's results are out of what their upload can earn (`extra_data.max_score` in results.json), and Gradescope",
-        "shows the score out of the assignment's total points, which you set when you create it. Set that total",
-        "to what the upload you ask for can earn:",
+        f"This autograder grades an upload on {lesson.assignment} alone. Gradescope shows the score out of the",
+        "assignment's total points, which you set when you create it:",
         "",
-        "| upload | points it can earn |",
-        "|---|---|",
-    ]
-    modules = {}
-    for lesson in LESSONS:
-        points = lesson_points(lesson)
-        lines.append(f"| `{lesson.notebook}` ({lesson.assignment}) | {sum(points.values()):g} |")
-        for grade_id in points:
-            function = function_of(grade_id)
-            if function:
-                modules.setdefault(module_of(function), set()).add(function)
-    for module, functions in modules.items():
-        total = sum(c.points for c in checks if c.function in functions)
-        lines.append(f"| `{module}.py` (the hidden checks of {', '.join(sorted(functions))}) | {total:g} |")
-    lines += [
+        f"**{total_line(lesson)}** (what `{lesson.notebook}` can earn, as `make grade` grades it).",
         "",
-        "An upload of several notebooks can earn the sum of theirs. A module earns only its functions' hidden",
-        "checks: the lessons' answer cells are graded in their notebooks, so ask for the notebooks when the",
-        "answer cells count. The results' output states the same on its second line, for every upload.",
+        f"Ask learners to upload `{lesson.notebook}`, with {' and '.join(f'`{m}`' for m in modules)} when they wrote",
+        f"their code there. A module uploaded alone earns the hidden checks of {', '.join(sorted(functions))} only",
+        f"({hidden:g} points): the answer cells are graded in the notebook. The results' output states what an upload",
+        "is out of on its second line. Another lesson's notebook earns nothing here, and the results say so.",
         "",
         "## When learners see each test",
         "",
@@ -212,12 +226,15 @@ def kit_files(root: Path):
     return files
 
 
-def contents(root: Path):
-    """{zip path: (bytes, mode)}: the two scripts, executable, GRADESCOPE.md, and the kit."""
-    shown = course_visibility(root)
-    entries = {name: (text.encode("utf-8"), 0o755) for name, text in scripts(shown).items()}
-    entries[POINTS] = (points_text(shown).encode("utf-8"), 0o644)
-    for name, data in kit_files(root).items():
+def contents(root: Path, lesson, kit=None, shown=None):
+    """{zip path: (bytes, mode)} of ``lesson``'s zip: the two scripts, executable, GRADESCOPE.md, and the kit.
+
+    kit and shown: the kit's files and the visibility, when already read for another lesson.
+    """
+    shown = course_visibility(root) if shown is None else shown
+    entries = {name: (text.encode("utf-8"), 0o755) for name, text in scripts(lesson, shown).items()}
+    entries[POINTS] = (points_text(lesson, shown).encode("utf-8"), 0o644)
+    for name, data in (kit_files(root) if kit is None else kit).items():
         entries[name] = (data, 0o644)
     return dict(sorted(entries.items()))
 
@@ -235,35 +252,53 @@ def write_zip(entries, out: Path):
     partial.replace(out)
 
 
-def build(root: Path, out: Path):
-    """Write the autograder zip for the kit at ``root`` to ``out``; return its entries."""
+def zip_of(folder: Path, lesson):
+    """Where ``lesson``'s zip goes in ``folder``."""
+    return Path(folder) / f"{lesson.assignment}.zip"
+
+
+def build(root: Path, folder: Path, lessons=None):
+    """Write the autograder zip of each of ``lessons`` (default: every lesson) for the kit at ``root`` into
+    ``folder``; return {lesson: its entries}."""
     root = Path(root).resolve()
     try:
         check_sources(root)
     except ReleaseError as err:
         raise GradescopeError(str(err)) from err
-    entries = contents(root)
-    write_zip(entries, Path(out))
-    return entries
+    kit, shown = kit_files(root), course_visibility(root)
+    built = {}
+    for lesson in LESSONS if lessons is None else lessons:
+        built[lesson] = contents(root, lesson, kit, shown)
+        write_zip(built[lesson], zip_of(folder, lesson))
+    return built
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m autograder.authoring.gradescope",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=active.KIT_ROOT, help="the kit checkout to pack (default: this one)")
-    parser.add_argument("--out", type=Path, help="the zip to write (default: ROOT/dist/gradescope.zip)")
+    parser.add_argument("--out", type=Path, help="the folder to write the zips to (default: ROOT/dist/gradescope)")
+    parser.add_argument("--lesson", metavar="ID", help="build this lesson's zip alone (its assignment id)")
     args = parser.parse_args(argv)
+    known = {lesson.assignment: lesson for lesson in LESSONS}
+    if args.lesson is not None and args.lesson not in known:
+        print(f"gradescope: {args.lesson!r} is no lesson of the course; give one of {', '.join(known)} "
+              "(make gradescope LESSON=ID)", file=sys.stderr)
+        return 2
     root = args.root.resolve()
-    out = args.out if args.out is not None else root / OUT
+    folder = args.out if args.out is not None else root / OUT
     if root == active.KIT_ROOT:  # the zip ships the course's store (autograder/grading/prepared.py), current
         subprocess.run([sys.executable, "-m", "autograder.tools.prepare"], cwd=root, check=False)
     try:
-        entries = build(root, out)
+        built = build(root, folder, [known[args.lesson]] if args.lesson else None)
     except GradescopeError as err:
         print(f"gradescope: {err}", file=sys.stderr)
         return 1
-    print(f"wrote {out} ({len(entries)} files): upload it as the assignment's autograder on Gradescope")
-    print(entries[POINTS][0].decode("utf-8"))
+    for lesson, entries in built.items():
+        print(f"wrote {zip_of(folder, lesson)} ({len(entries)} files): upload it as the autograder of the Gradescope "
+              f"assignment for {lesson.assignment}, and set the assignment's total to {lesson_total(lesson):g}")
+    print("each zip's GRADESCOPE.md says the same, with what an upload can earn; the zips hold the hidden checks: "
+          "never give them to learners")
     return 0
 
 
