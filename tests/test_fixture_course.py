@@ -73,8 +73,8 @@ def test_the_cli_grades_each_zoo_entry_on_its_own_families(handins, tmp_path):
 @pytest.mark.slow
 def test_the_gradescope_zip_grades_it(handins, tmp_path):
     """The zip carries the course and names it: run_autograder grades an upload with the fixture's checks."""
-    archive = tmp_path / "gradescope.zip"
-    done = run("-m", "autograder.authoring.gradescope", "--out", str(archive))
+    archive = tmp_path / "lesson1_words.zip"  # the zip of its one lesson
+    done = run("-m", "autograder.authoring.gradescope", "--out", str(tmp_path))
     assert done.returncode == 0, done.stderr
     root = tmp_path / "autograder"
     with zipfile.ZipFile(archive) as opened:
