@@ -10,7 +10,7 @@ sweep order, drawn in red.
 Only small graphs get a picture (``MAX_NAMES``). The SVG uses a small set of
 elements and presentation attributes, written the way an HTML parser writes them
 back (every element closed, every attribute quoted), so it passes the feedback
-page's markup policy (autograder/nbgrader/sanitize_markup.py) unchanged. Every text
+page's markup policy (autograder/nbgrader/sanitize/policy.py) unchanged. Every text
 is escaped, and every number is formatted from a checked int or float.
 """
 

@@ -66,7 +66,7 @@ c.GenerateFeedback.preprocessors = [
     "autograder.nbgrader.hide_hidden_tests.HideHiddenTests",
     *GenerateFeedback.class_traits()["preprocessors"].default(),
     "autograder.nbgrader.capped_code.CappedCode",  # a page shows at most 200,000 characters of code
-    "autograder.nbgrader.sanitize_markup.SanitizeMarkup",
+    "autograder.nbgrader.sanitize.notebook.SanitizeMarkup",
     "autograder.nbgrader.feedback_page.GradeCellSummary",
 ]
 

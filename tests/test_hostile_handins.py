@@ -36,7 +36,8 @@ from markupsafe import escape
 from autograder.course.lessons import LESSONS
 from autograder.course.paths import NOTEBOOKS
 from autograder.nbgrader.course_folder import BatchError, Course
-from autograder.nbgrader.sanitize_markup import render_markdown, safe_markdown, sanitize_notebook
+from autograder.nbgrader.sanitize.markdown import render_markdown, safe_markdown
+from autograder.nbgrader.sanitize.notebook import sanitize_notebook
 from autograder.pipeline import batch, cohort_report, collect, handins, outputs
 from graphcourse import demo
 from tests.conftest import ROOT, prepared_course

@@ -1,6 +1,6 @@
 """Hostile markup against the pages people read: the formgrader's widgets, Bootstrap's overlays, fetches, and the cost of checking.
 
-The markup policy (autograder/nbgrader/sanitize_markup.py) must leave a learner no way to
+The markup policy (autograder/nbgrader/sanitize/) must leave a learner no way to
 restyle nbgrader's formgrader or the kit's feedback page, even with no script at all:
 
 * no id of the learner's reaches a page, neither an ``id`` attribute nor the id nbconvert
@@ -153,7 +153,7 @@ def feedback_html(nb):
 @pytest.fixture(scope="module")
 def pages():
     """Both pages of the lesson notebook as it is (the template's own markup) and with the hostile cells, sanitized."""
-    from autograder.nbgrader.sanitize_markup import sanitize_notebook
+    from autograder.nbgrader.sanitize.notebook import sanitize_notebook
 
     honest, nb = lesson_notebook(), hostile_notebook()
     changed = sanitize_notebook(nb)
@@ -197,7 +197,7 @@ def test_cell_ids_on_both_pages_are_the_kits(pages):
         assert anchors and all(re.fullmatch(r"cell-id=cell-\d+", name) for name in anchors), (where, anchors)
     nb = hostile_notebook()
     nb["cells"][0]["id"] = "answer_order"  # a valid nbformat id, the same as a grade id
-    from autograder.nbgrader.sanitize_markup import sanitize_notebook
+    from autograder.nbgrader.sanitize.notebook import sanitize_notebook
 
     sanitize_notebook(nb)
     assert "answer_order" not in Elements(feedback_html(nb)).ids
@@ -240,7 +240,7 @@ def test_the_learners_text_still_shows(pages):
 
 
 def test_sanitizing_the_hostile_notebook_again_changes_nothing(pages):
-    from autograder.nbgrader.sanitize_markup import sanitize_notebook
+    from autograder.nbgrader.sanitize.notebook import sanitize_notebook
 
     assert sanitize_notebook(json.loads(json.dumps(pages.nb))) == 0
 
@@ -267,14 +267,14 @@ def outputs_of(nb):
 
 def test_outputs_are_merged_and_capped_with_a_note(monkeypatch):
     """Streams are merged as Jupyter shows them; past the caps, outputs are dropped with a note; no dropped one is looked at."""
-    from autograder.nbgrader import sanitize_markup
     from autograder.nbgrader.capped_outputs import MAX_OUTPUT_CHARS, MAX_OUTPUTS, output_chars
+    from autograder.nbgrader.sanitize import notebook as sanitizer
 
     looked_at = []
-    real = sanitize_markup._safe_output
-    monkeypatch.setattr(sanitize_markup, "_safe_output", lambda output, budget: looked_at.append(1) or real(output, budget))
+    real = sanitizer._safe_output
+    monkeypatch.setattr(sanitizer, "_safe_output", lambda output, budget: looked_at.append(1) or real(output, budget))
     nb, code = many_outputs()
-    sanitize_markup.sanitize_notebook(nb)
+    sanitizer.sanitize_notebook(nb)
     kept = outputs_of(nb)
     assert len(kept) <= MAX_OUTPUTS and len(looked_at) <= MAX_OUTPUTS
     assert sum(output_chars(o) for o in kept) <= MAX_OUTPUT_CHARS
@@ -283,7 +283,7 @@ def test_outputs_are_merged_and_capped_with_a_note(monkeypatch):
     assert len(notes) == 1 and notes[0] is code[1]["outputs"][-1], "one note, where the cap was reached"
     assert f"at most {MAX_OUTPUTS:,} outputs" in notes[0]["data"]["text/plain"]
     assert code[2]["outputs"] == [], "every later output is dropped"
-    assert sanitize_markup.sanitize_notebook(json.loads(json.dumps(nb))) == 0
+    assert sanitizer.sanitize_notebook(json.loads(json.dumps(nb))) == 0
 
 
 def test_the_mirror_caps_outputs_before_nbformat_reads_the_notebook(tmp_path, monkeypatch):
@@ -316,7 +316,8 @@ def test_rendering_and_parsing_are_paid_for_before_they_run(monkeypatch):
     import bleach
     from nbconvert.filters.markdown_mistune import MarkdownWithMath
 
-    from autograder.nbgrader import sanitize_markup
+    from autograder.nbgrader.sanitize import notebook as sanitizer
+    from autograder.nbgrader.sanitize.policy import MAX_CHECKED_PER_NOTEBOOK
 
     rendered, parsed = [], []
 
@@ -334,8 +335,8 @@ def test_rendering_and_parsing_are_paid_for_before_they_run(monkeypatch):
     nested = "<ul><li>" * 3_000 + "deep" + "</li></ul>" * 3_000
     nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {},
           "cells": [markdown("nested", nested)] + [markdown(f"m{i}", (words[i] * 10_000)[:49_000]) for i in range(200)]}
-    sanitize_markup.sanitize_notebook(nb)
-    budget = sanitize_markup.MAX_CHECKED_PER_NOTEBOOK
+    sanitizer.sanitize_notebook(nb)
+    budget = MAX_CHECKED_PER_NOTEBOOK
     assert sum(rendered) + sum(len(text) for text in parsed) <= budget, (sum(rendered), len(parsed))
     assert not any("<ul><li>" * 100 in text for text in parsed), "HTML nested 3,000 deep went to bleach"
     shown_as_text = [c for c in nb["cells"] if c["source"].startswith("<pre>")]

@@ -24,7 +24,8 @@ from autograder.course.lessons import LESSONS
 from exercises.layout import columns as shared_columns, layout as shared_layout
 from autograder.grading.submission import Chunk
 from autograder.nbgrader.hidden_checks import cell_outputs
-from autograder.nbgrader.sanitize_markup import is_safe_svg, sanitize_notebook
+from autograder.nbgrader.sanitize.notebook import sanitize_notebook
+from autograder.nbgrader.sanitize.policy import is_safe_svg
 from solutions import graph as reference
 from tests.conftest import ROOT
 from tests.test_hostile_handins import PageScan, assert_inert, classic_page

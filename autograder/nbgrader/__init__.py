@@ -3,7 +3,7 @@
 hidden_checks.py      the preprocessor that scores grade cells from the hidden checks (in place of Execute)
 named_stubs.py        generate_assignment's stubs, each naming the task of its cell (in place of ClearSolutions)
 hide_hidden_tests.py  the feedback preprocessor that hides hidden tests in test cells only
-sanitize_markup.py    a learner's markup made inert for the formgrader and the feedback page
+sanitize/             a learner's markup made inert for the formgrader and the feedback page
 capped_outputs.py     a notebook's outputs capped in number and size before anything reads them
 feedback_page.py      the feedback page's template (templates/graphkit_feedback/) and its grade-cell summary
 course_pictures.py    the pictures a lesson's own cells draw, from its source notebook, for the feedback pages

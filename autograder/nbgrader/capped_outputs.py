@@ -2,7 +2,7 @@
 
 Every page that shows a notebook (nbgrader's formgrader, the feedback page) and every
 step that reads one (nbformat's validation, nbgrader, the markup policy of
-sanitize_markup.py) costs time and memory per output. A learner's notebook can hold
+sanitize/) costs time and memory per output. A learner's notebook can hold
 800,000 one-character outputs (46 MB), so a notebook's outputs are capped first:
 
 * consecutive stream outputs of the same stream (stdout, stderr) are merged into one,

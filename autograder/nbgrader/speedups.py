@@ -171,7 +171,7 @@ def accessible(html):
     output, and alternative text on every image that has none.
 
     The page's markup is nbconvert's template around content already cleaned to a fixed set of tags and
-    attributes (sanitize_markup.py), in which no learner class survives: the two classes are the template's.
+    attributes (sanitize/), in which no learner class survives: the two classes are the template's.
     Parsing and writing the page again took half of the feedback step's time.
     """
     html = _FOCUSABLE.sub(r'<div tabindex="0" class="\1"', html)

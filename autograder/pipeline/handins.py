@@ -35,7 +35,7 @@ files gone from the input are removed. Nothing in the input is trusted:
   grade id (autograder.course.metadata.restore_metadata), so copied cells or edited
   points, flags and schema versions can neither crash nbgrader nor change a score;
 * its markdown, raw cells and outputs are made inert
-  (autograder.nbgrader.sanitize_markup), so nbgrader's formgrader, which shows these
+  (autograder.nbgrader.sanitize), so nbgrader's formgrader, which shows these
   notebooks, runs nothing a learner wrote; the answers its widgets saved are checked
   (exercises/widget_answers.py) and kept in the notebook's metadata in their place;
 * a notebook that cannot be read (not JSON, not UTF-8, too large, no code cells, or
@@ -61,7 +61,7 @@ from autograder.grading.submission import MAX_NOTEBOOK_BYTES, SubmissionError, f
 from autograder.nbgrader.capped_outputs import capped_notebook_text
 from autograder.nbgrader.course_folder import BatchError, remove
 from autograder.pipeline import refusals
-from autograder.nbgrader.sanitize_markup import sanitize_notebook
+from autograder.nbgrader.sanitize.notebook import sanitize_notebook
 from autograder.pipeline import readonce, timestamps
 from autograder.course.saved_answers import KEPT, saved_answers
 
