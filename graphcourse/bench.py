@@ -65,6 +65,28 @@ def slope(counts, seconds):
     return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / spread
 
 
+SMALL_GRAPH = [["p", "mul", ["a", "b"]], ["z", "add", ["p", "c"]]]
+SMALL_CALL = ("evaluate", [SMALL_GRAPH, {"a": 2, "b": 3, "c": 1}])  # the call whose round trip the bench times
+
+
+def figures(progress):
+    """Print the reference backward's time per edge and the log-log slope of its time; the summary's line."""
+    print("\n== reference backward, CPU time per edge (in this process, best of 5)")
+    slopes = {}
+    for shape in ("chain", "wide"):
+        counts, totals = [], []
+        for size in SIZES:
+            progress(f"backward on a {shape} of about {size:,} edges")
+            count, seconds = seconds_per_edge(shape, size)
+            counts.append(count)
+            totals.append(seconds * count)
+            print(f"  {shape:<5} {count:>9,} edges: {seconds * 1e9:7.1f} ns per edge")
+        slopes[shape] = slope(counts, totals)
+        print(f"  {shape:<5} log-log slope of the time against the edges: {slopes[shape]:.2f} (information: 1 is linear)")
+    return ("reference backward, log-log slope of time against edges: "
+            + ", ".join(f"{shape} {value:.2f}" for shape, value in slopes.items()) + " (information)")
+
+
 OTTER_MODULE = "graph.py"  # the hand-in otter grades: the reference's module, as a learner hands it in
 OTTER_CALLS = (  # (function, arguments): the lesson's worked examples, called as a learner's test would
     ("evaluate", ([("p", "mul", ["a", "b"]), ("z", "add", ["p", "c"])], {"a": 2, "b": 3, "c": 1})),

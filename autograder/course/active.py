@@ -17,7 +17,8 @@ when the machinery first needs it:
     picture    picture(failure, case) -> SVG text or "": a drawing for a failed check's feedback
     zoo        the misconceptions and correct styles that prove the checks
     demo       the demo cohort, built from the zoo
-    bench      the course's own figures for make bench
+    bench      the course's own figures for make bench: SMALL_CALL (function, args), figures(progress) -> line
+    mutants    optional: TABLES, EQUIVALENT and GAPS of make mutants
     widgets    optional: saved_answers(nb, label) -> ({NAME: value}, [notes]) and chunks(nb, label) ->
                ([(label, code)], [notes]): what the notebooks' widgets saved besides their cells
 
@@ -38,7 +39,7 @@ from pathlib import Path
 
 KIT_ROOT = Path(__file__).resolve().parents[2]  # the kit's checkout: pyproject.toml, autograder/
 ENV = "GRAPHKIT_COURSE"
-PARTS = ("checks", "judges", "answers", "diagnose", "picture", "zoo", "demo", "bench", "widgets")
+PARTS = ("checks", "judges", "answers", "diagnose", "picture", "zoo", "demo", "bench", "widgets", "mutants")
 
 
 class CourseError(ImportError):

@@ -6,8 +6,8 @@ memory than its text (an empty list is 2 bytes of text and 64 of Python), so a r
 to two numbers before it is decoded: its length in bytes, and its items (the commas and
 opening brackets in its text, so every list, dict and value it can decode to is counted).
 
-An answer names at most the call's names, each with a number: a dict of node values or
-gradients, a list of names. So a call may be answered with REPLY_FACTOR times its names as
+An answer names at most the call's names, each with a number: a dict of values, a list of
+names (the course may say which names an argument of its own holds). So a call may be answered with REPLY_FACTOR times its names as
 JSON (each name with NUMBER_BYTES for its number and separators), plus a fixed allowance for
 the status, the time and an error's fields; a call that asks for its arguments back may add
 their whole text again. A call a course driver answers (a public program run against the
@@ -17,6 +17,8 @@ holds at most LOAD_ERRORS errors of short fields.
 
 import json
 from dataclasses import dataclass
+
+from autograder.course import active
 
 REPLY_FACTOR = 2  # an answer may be this many times what the call's names need
 NUMBER_BYTES = 32  # a name's number and separators: `: -1.2345678901234567e-308, ` fits
@@ -37,7 +39,7 @@ class Bound:
 
 
 FIXED = Bound(REPLY_ALLOWANCE, ITEM_ALLOWANCE)  # a call without names, such as an answer cell's variable
-DRIVEN = Bound(4 << 20, 400_000)  # what a course driver's answer may hold beyond the call's names (a recorded trace)
+DRIVEN = Bound(4 << 20, 400_000)  # what a course driver's answer may hold beyond the call's names (a recorded history)
 
 
 def items_in(text):
@@ -46,8 +48,10 @@ def items_in(text):
 
 
 def names_of(args, kwargs=None):
-    """The distinct names a right answer to the call can hold, without recursion: the strings of its arguments,
-    a graph's node names (its inputs are leaves, named again by the values dict, or one node's inputs) and dict keys."""
+    """The distinct names a right answer to the call can hold, without recursion: the strings of its arguments and
+    dict keys, or what the course reads from an argument it knows (its judges part's ``reply_names(value, names)``,
+    which adds the names ``value`` holds and says whether it did)."""
+    course = getattr(active.part("judges"), "reply_names", None)
     names, todo = set(), [*args, *(kwargs or {}).values()]
     while todo:
         item = todo.pop()
@@ -58,24 +62,12 @@ def names_of(args, kwargs=None):
             names.update(key for key in item if type(key) is str)
             if not NUMBERS.issuperset(map(type, item.values())):
                 todo.extend(value for value in item.values() if type(value) not in NUMBERS)
-        elif (kind is list or kind is tuple) and not _graph_names(item, names):
+        elif (kind is list or kind is tuple) and not (course is not None and course(item, names)):
             todo.extend(item)
     return names
 
 
 NUMBERS = {int, float}
-
-
-def _graph_names(graph, names):
-    """Add the node names of `graph` to `names` when it is a list of (name, op, inputs) nodes; else False."""
-    if not graph or type(graph[0]) not in (list, tuple) or len(graph[0]) != 3:
-        return False
-    try:
-        heads = {node[0] for node in graph}
-    except (TypeError, IndexError, KeyError):
-        return False
-    names.update(head for head in heads if type(head) is str)
-    return True
 
 
 def of_names(names):

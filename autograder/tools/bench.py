@@ -13,9 +13,8 @@ autograder/grading/prepared.py), then prints, after the machine (cores, load ave
 2. the hidden checks on their own: the sandbox's round trip for a small call, the time to
    start a child, the first and a typical full submission in a warm process (median of
    WARM_RUNS), and each check family's time;
-3. the reference backward's time per edge at 10^4, 10^5 and 10^6 edges (chains and wide
-   graphs from graphcourse/builders.py; CPU time, best of five), and the log-log slope of its
-   time against the edges, as information (1 is linear; the machine's caches move it);
+3. the course's own figures: its bench part's ``figures(progress)`` prints them, and gives the
+   line the summary ends with (the graph course: the reference's time as its inputs grow);
 4. side by side, on the same BENCH_LEARNERS hand-ins (default 40 learners, two notebooks
    each, made from the misconception zoo by autograder/tools/cohorts.py): stock nbgrader
    (autograder/tools/stock.py: generate_assignment, autograde with tests run in a kernel,
@@ -58,6 +57,15 @@ from autograder.sandbox.sandbox import Sandbox
 from autograder.grading.submission import Chunk, Submission
 from autograder.grading import prepared
 from autograder.tools import cohorts, first_run, marked, otter, stock
+from autograder.tools.bench_targets import (  # noqa: F401 - the summary and its targets, as make bench prints them
+    TARGET_FRESH_SECONDS,
+    TARGET_NO_CHANGE_SECONDS,
+    TARGET_WARM_SECONDS,
+    met,
+    machine,
+    per_learner,
+    summary,
+)
 from autograder.course import active
 from autograder.course.lessons import module_of
 from autograder.course.paths import REFERENCE
@@ -71,16 +79,17 @@ def module_checks():
     """The checks of the reference module's functions: what grading that module as a hand-in runs."""
     return [c for c in checks.all_checks() if module_of(c.function) == REFERENCE.stem]
 PAGE = ROOT / "docs" / "performance.md"  # its "bench" block holds the last complete run's output
-SMALL_GRAPH = [["p", "mul", ["a", "b"]], ["z", "add", ["p", "c"]]]
 
 
 def small_call_seconds(calls=500):
+    """The median round trip of the course's small call (its bench part's SMALL_CALL: a function and its arguments)."""
+    function, args = edges.SMALL_CALL
     with Sandbox([Chunk("reference", SOURCE)]) as sandbox:
-        sandbox.call("users_of", [SMALL_GRAPH, "a"])  # start the child first
+        sandbox.call(function, args)  # start the child first
         times = []
         for _ in range(calls):
             started = time.perf_counter()
-            sandbox.call("evaluate", [SMALL_GRAPH, {"a": 2, "b": 3, "c": 1}])
+            sandbox.call(function, args)
             times.append(time.perf_counter() - started)
     return statistics.median(times)
 
@@ -90,7 +99,7 @@ def child_start_seconds(starts=5):
     for _ in range(starts):
         started = time.perf_counter()
         with Sandbox([Chunk("reference", SOURCE)]) as sandbox:
-            sandbox.call("users_of", [SMALL_GRAPH, "a"])
+            sandbox.call(*edges.SMALL_CALL)
         times.append(time.perf_counter() - started)
     return statistics.median(times)
 
@@ -114,22 +123,8 @@ def _cpu_seconds():
 
 
 
-# ---------------------------------------------------------------- targets (printed, never asserted)
-
-TARGET_STOCK_RATIO = 25.0  # kit, 2 workers, at least this many times faster per learner than stock nbgrader
-TARGET_SPEEDUP = 1.8  # 2 workers over 1
-TARGET_MEMORY_GROWTH = 0.20  # peak memory at the largest cohort within this share of the smallest's
-TARGET_FRESH_SECONDS = 0.4  # one submission graded from a fresh process (the CLI), wall clock
-TARGET_OTTER_RATIO = 10.0  # that submission at least this many times faster than `otter run` (when otter is installed)
-TARGET_WARM_SECONDS = 0.15  # the hidden checks of one correct submission in a warm process
-TARGET_NO_CHANGE_SECONDS = 2.0  # a make grade on the demo cohort that finds nothing changed
-TARGET_FIRST_RUN_SECONDS = 60.0  # a fresh clone's setup and first make grade (BENCH_SETUP=1; a quick registry assumed)
 FRESH_RUNS = 9  # fresh-process runs; their median is reported (a shared machine's load moves single runs)
 WARM_RUNS = 7  # warm-process submissions after the first; their median is reported
-
-
-def _met(ok):
-    return "met" if ok else "NOT met"
 
 
 def settings(environ=None):
@@ -140,26 +135,6 @@ def settings(environ=None):
     if learners < 1 or not scale or min(scale) < 1:
         raise ValueError("BENCH_LEARNERS and every size in BENCH_SCALE must be at least 1")
     return learners, scale
-
-
-def machine():
-    """One line about the machine: cores, load average, memory, Python."""
-    memory = ""
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemTotal:"):
-                memory = f", {int(line.split()[1]) / 2**20:.0f} GiB memory"
-    except OSError:
-        pass
-    model = ""
-    try:
-        model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                      if line.startswith("model name")), "")
-    except OSError:
-        pass
-    load = " ".join(f"{value:.2f}" for value in os.getloadavg())
-    return (f"machine: {os.cpu_count()} cores{f' ({model})' if model else ''}{memory}; load average {load}; "
-            f"Python {sys.version.split()[0]}")
 
 
 def progress(text):
@@ -173,10 +148,6 @@ def kit_batch(out, submissions, workers):
         stdout=subprocess.PIPE, text=True, check=True,
     )
     return json.loads(completed.stdout.strip().splitlines()[-1])
-
-
-def per_learner(seconds, learners):
-    return seconds / learners if learners else float("nan")
 
 
 # ---------------------------------------------------------------- the sections
@@ -218,7 +189,7 @@ def fresh_figures(work):
     median, fastest, score = fresh_seconds(handin)
     print(f"python -m autograder grade {REFERENCE.name} --json (score {score:g}): {median:.2f} s wall, median of "
           f"{FRESH_RUNS} (fastest {fastest:.2f} s; target: at most {TARGET_FRESH_SECONDS:g} s, "
-          f"{_met(median <= TARGET_FRESH_SECONDS)})")
+          f"{met(median <= TARGET_FRESH_SECONDS)})")
     figures = {"fresh": median}
     found = otter.executable()
     if found is None:
@@ -251,27 +222,10 @@ def hidden_check_figures():
     warm = statistics.median(runs)
     print(f"hidden checks of one correct submission of {REFERENCE.name} in a warm process, {len(module_checks())} checks "
           f"(median of {WARM_RUNS}): {warm:.3f} s, of which the grader's own CPU time {statistics.median(cpu):.3f} s "
-          f"(target: at most {TARGET_WARM_SECONDS:g} s, {_met(warm <= TARGET_WARM_SECONDS)})")
+          f"(target: at most {TARGET_WARM_SECONDS:g} s, {met(warm <= TARGET_WARM_SECONDS)})")
     for family, seconds in sorted(family_seconds().items(), key=lambda item: -item[1]):
         print(f"  {family:<30} {seconds:.3f} s")
     return warm
-
-
-def edge_figures():
-    """Print the reference backward's time per edge, and the log-log slope of its time; return {shape: slope}."""
-    print("\n== reference backward, CPU time per edge (in this process, best of 5)")
-    slopes = {}
-    for shape in ("chain", "wide"):
-        counts, totals = [], []
-        for size in edges.SIZES:
-            progress(f"backward on a {shape} of about {size:,} edges")
-            count, seconds = edges.seconds_per_edge(shape, size)
-            counts.append(count)
-            totals.append(seconds * count)
-            print(f"  {shape:<5} {count:>9,} edges: {seconds * 1e9:7.1f} ns per edge")
-        slopes[shape] = edges.slope(counts, totals)
-        print(f"  {shape:<5} log-log slope of the time against the edges: {slopes[shape]:.2f} (information: 1 is linear)")
-    return slopes
 
 
 def steps_table(columns, learners):
@@ -340,7 +294,7 @@ def no_change_figures(work):
     progress("the demo cohort graded by make grade's command, then again with nothing changed")
     median, fastest = first_run.no_change_seconds(work / "demo")
     print(f"make grade with nothing to do: {median:.2f} s wall, median of {first_run.NO_CHANGE_RUNS} (fastest "
-          f"{fastest:.2f} s; target: at most {TARGET_NO_CHANGE_SECONDS:g} s, {_met(median <= TARGET_NO_CHANGE_SECONDS)})")
+          f"{fastest:.2f} s; target: at most {TARGET_NO_CHANGE_SECONDS:g} s, {met(median <= TARGET_NO_CHANGE_SECONDS)})")
     return median
 
 
@@ -354,53 +308,6 @@ def setup_figures(work):
     tool = first_run.installer(work / "setup" / "clone" / ".venv")
     print(first_run.write_pages(found, tool, time.strftime("%Y-%m-%d")))
     return found
-
-
-def summary(compared, figures, slopes, fresh, warm, no_change=None, setup=None):
-    print("\n== summary (targets are shown, not asserted)")
-    n = compared["learners"]
-    stock_each, kit1_each, kit2_each = (per_learner(compared[k], n) for k in ("stock", "kit1", "kit2"))
-    ratio, ratio1 = stock_each / kit2_each, stock_each / kit1_each
-    speedup = kit1_each / kit2_each
-    print(f"seconds per learner ({n} learners): stock {stock_each:.2f}, kit x1 {kit1_each:.2f}, kit x2 {kit2_each:.2f}")
-    print(f"stock / kit: {ratio:.1f}x with 2 workers, {ratio1:.1f}x with 1 "
-          f"(target: at least {TARGET_STOCK_RATIO:g}x, {_met(ratio >= TARGET_STOCK_RATIO)})")
-    print(f"2 workers over 1: {speedup:.2f}x (target: at least {TARGET_SPEEDUP:g}x, {_met(speedup >= TARGET_SPEEDUP)})")
-    if len(figures) > 1:
-        small, large = min(figures), max(figures)
-        growth = figures[large]["batch_mib"] / figures[small]["batch_mib"] - 1
-        children = figures[large]["children_mib"] / figures[small]["children_mib"] - 1
-        print(f"peak RSS of the batch: {figures[small]['batch_mib']:.0f} MiB at {small} learners, "
-              f"{figures[large]['batch_mib']:.0f} MiB at {large} ({growth:+.0%}; target: within "
-              f"{TARGET_MEMORY_GROWTH:.0%}, {_met(abs(growth) <= TARGET_MEMORY_GROWTH)}); "
-              f"largest worker or sandbox {children:+.0%}")
-    else:
-        print(f"peak RSS of the batch from the smallest cohort to the largest: not measured, BENCH_SCALE names one size "
-              f"(target: within {TARGET_MEMORY_GROWTH:.0%}, NOT met: unmeasured)")
-    print(f"one submission from a fresh process: {fresh['fresh']:.2f} s (target: at most {TARGET_FRESH_SECONDS:g} s, "
-          f"{_met(fresh['fresh'] <= TARGET_FRESH_SECONDS)})")
-    if "otter" in fresh:
-        times = fresh["otter"] / fresh["fresh"]
-        print(f"otter run / the kit on one submission: {times:.1f}x (otter run {fresh['otter']:.2f} s; target: at least "
-              f"{TARGET_OTTER_RATIO:g}x, {_met(times >= TARGET_OTTER_RATIO)})")
-    else:
-        print(f"otter run / the kit on one submission: not measured, otter is not installed (target: at least "
-              f"{TARGET_OTTER_RATIO:g}x, NOT met: unmeasured)")
-    print(f"hidden checks of one correct submission, warm: {warm:.3f} s (target: at most {TARGET_WARM_SECONDS:g} s, "
-          f"{_met(warm <= TARGET_WARM_SECONDS)})")
-    if no_change is not None:
-        print(f"make grade with nothing to do, the demo cohort: {no_change:.2f} s (target: at most "
-              f"{TARGET_NO_CHANGE_SECONDS:g} s, {_met(no_change <= TARGET_NO_CHANGE_SECONDS)})")
-    if setup is not None:
-        first = setup["setup"] + setup["first_grade"]
-        print(f"a fresh clone's first make grade, setup included: {first:.0f} s (setup {setup['setup']:.0f} s; target: "
-              f"at most {TARGET_FIRST_RUN_SECONDS:g} s, {_met(first <= TARGET_FIRST_RUN_SECONDS)})")
-    else:
-        print(f"a fresh clone's first make grade, setup included: not measured (BENCH_SETUP=1 measures it; target: at "
-              f"most {TARGET_FIRST_RUN_SECONDS:g} s, NOT met: unmeasured)")
-    print("reference backward, log-log slope of time against edges: "
-          + ", ".join(f"{shape} {value:.2f}" for shape, value in slopes.items()) + " (information)")
-    print(machine())
 
 
 def page_block(output, learners, sizes, day):
@@ -420,12 +327,12 @@ def main():
             work = Path(folder)
             fresh = fresh_figures(work)
             warm = hidden_check_figures()
-            slopes = edge_figures()
+            course = edges.figures(progress)
             compared = side_by_side(work, learners)
             figures = memory_figures(work, sizes, work / "release-course" / "release")
             no_change = no_change_figures(work)
             setup = setup_figures(work)
-        summary(compared, figures, slopes, fresh, warm, no_change, setup)
+        summary(compared, figures, course, fresh, warm, no_change, setup)
         print(f"(the whole benchmark took {(time.perf_counter() - started) / 60:.1f} min)")
     marked.rewrite(PAGE, "bench", page_block(printed.copy.getvalue(), learners, sizes, time.strftime("%Y-%m-%d")),
                    "make bench")

@@ -4,19 +4,19 @@
     python -m autograder.tools.mutants --list      # only list the mutants, grade nothing
     python -m autograder.tools.mutants --verbose   # also say which checks killed each mutant
 
-A mutant is the full text of solutions/graph.py with one small change, made
-only inside a solution region (between ``### BEGIN SOLUTION`` and
-``### END SOLUTION``) or inside the entries of the OPS table: an arithmetic
-operator swapped, a comparison flipped, a constant changed, a call such as
-``reversed(x)`` replaced by ``x``, ``+=`` turned into ``=``, a return value or a
-whole statement dropped, ValueError swapped for KeyError, the two slopes of an
-op swapped, ``graph[-1]`` turned into ``graph[0]``, and so on (see OPERATORS).
+A mutant is the full text of the first lesson module's reference with one small change,
+made only inside a solution region (between ``### BEGIN SOLUTION`` and
+``### END SOLUTION``) or inside the entries of a table the course names (its mutants
+part's TABLES): an arithmetic operator swapped, a comparison flipped, a constant changed,
+a call such as ``reversed(x)`` replaced by ``x``, ``+=`` turned into ``=``, a return value
+or a whole statement dropped, ValueError swapped for KeyError, the two items of a pair
+swapped, ``xs[-1]`` turned into ``xs[0]``, and so on (autograder/tools/mutation_operators.py).
 
-Every mutant is graded on every hidden check, the slow deep_graph and
-linear_time families included. It is killed when it scores below full marks.
+Every mutant is graded on every hidden check of that module, the slow families included.
+It is killed when it scores below full marks.
 A mutant that survives is either equivalent (no input the contract allows
-tells it apart from the reference), listed in EQUIVALENT with the reason, or a
-known gap, listed in GAPS with the check that would kill it. The run exits
+tells it apart from the reference), listed in the course's EQUIVALENT with the reason,
+or a known gap, listed in its GAPS with the check that would kill it. The run exits
 with status 1 when a survivor is in neither table, or when the reference
 itself does not earn full marks. A passing run over every mutant writes what it printed
 into docs/mutation.md (its "mutants" block).
@@ -24,7 +24,6 @@ into docs/mutation.md (its "mutants" block).
 
 import argparse
 import ast
-import copy
 import re
 import sys
 import time
@@ -38,41 +37,24 @@ from autograder.course import active
 from autograder.course.lessons import module_of
 from autograder.course.paths import REFERENCE, ROOT
 from autograder.tools import marked
+from autograder.tools.mutation_operators import OPERATORS, STATEMENT_ONLY, parent_map, replacement_text
 
-TABLES = ("OPS",)  # module-level tables whose entries are mutated too
 JOBS = 2
 PAGE = ROOT / "docs" / "mutation.md"  # its "mutants" block holds the last passing full run's report
 
-# Survivors that no input the contract allows can tell apart from the reference, keyed by Mutant.key.
-EQUIVALENT = {
-    "OPS['relu']: a > 0 -> a >= 0": (
-        "the two differ only at a == 0, where the reference gives 0.0 and the mutant gives a itself, "
-        "which is 0 or 0.0 or -0.0: all equal to 0.0 as numbers, and the contract asks for numbers, not "
-        "their type or sign. (The same flip in backward's relu slope is NOT equivalent: the slope at 0 is "
-        "1.0 instead of 0.0, and local_slopes/relu kills it.)"
-    ),
-}
-
-# Survivors that differ from the reference on an input the contract allows, but that no check can
-# judge yet, keyed by Mutant.key: what is missing, and the check that would kill them.
-ONE_AND_STEP = ("no check of lessons 1 and 2 reads one or step: lesson 6's gradient graphs use them, checked "
-                "through its own module (solutions/symbolic.py)")
-GAPS = {
-    "OPS['one']: 1.0 -> 0.0": ONE_AND_STEP,
-    "OPS['step']: 1.0 if a > 0 else 0.0 -> 0.0 if a > 0 else 1.0": ONE_AND_STEP,
-    "OPS['step']: 1.0 -> 0.0": ONE_AND_STEP,
-    "OPS['step']: a > 0 -> a >= 0": ONE_AND_STEP,
-    "OPS['step']: a > 0 -> a <= 0": ONE_AND_STEP,
-    "OPS['step']: 0 -> 1": ONE_AND_STEP,
-    "OPS['step']: 0.0 -> 1.0": ONE_AND_STEP,
-    "backward slopes['step']: 0.0 -> 1.0": ONE_AND_STEP,
-}
+# What the course says of its reference (its optional mutants part): TABLES, the module-level tables whose
+# entries are mutated too; EQUIVALENT, the survivors no input the contract allows can tell apart from the
+# reference, and GAPS, those no check can judge yet, each {Mutant.key: the reason}.
+_COURSE = active.optional_part("mutants")
+TABLES = tuple(getattr(_COURSE, "TABLES", ()))
+EQUIVALENT = dict(getattr(_COURSE, "EQUIVALENT", {}))
+GAPS = dict(getattr(_COURSE, "GAPS", {}))
 
 
 @dataclass(frozen=True)
 class Mutant:
     key: str  # "where: before -> after", with " #2", " #3" for repeats: stable while the reference keeps its shape
-    where: str  # "evaluate", "OPS['relu']", "backward slopes['div']"
+    where: str  # the function, a table's entry ("TABLE['key']"), or both
     line: int  # the first line of the reference the change touches
     kind: str  # the operator that made it, a key of OPERATORS
     before: str  # the reference's text that was replaced
@@ -103,171 +85,11 @@ def allowed_lines(text):
     return {n for first, last in solution_lines(text) + table_lines(tree) for n in range(first, last + 1)}
 
 
-# ---------------------------------------------------------------- mutation operators
-# Each operator takes an AST node and yields replacement nodes (or the text "pass" for a statement).
-
-ARITHMETIC = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult}
-BOUNDARY = {ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Lt: ast.LtE, ast.LtE: ast.Lt}
-NEGATION = {
-    ast.Gt: ast.LtE, ast.GtE: ast.Lt, ast.Lt: ast.GtE, ast.LtE: ast.Gt,
-    ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
-}
-FLOATS = {0.0: 1.0, 1.0: 0.0, 2.0: 1.0}
-UNWRAPPED = {"reversed", "list", "dict", "sorted", "tuple", "set", "float", "abs"}
-SWAPPED_ERRORS = {"ValueError": "KeyError"}
-
-
-def with_fields(node, **fields):
-    clone = copy.deepcopy(node)
-    for name, value in fields.items():
-        setattr(clone, name, value)
-    return clone
-
-
-def arithmetic(node, parents):
-    """a + b <-> a - b, a * b <-> a / b, and += <-> -=."""
-    if isinstance(node, (ast.BinOp, ast.AugAssign)) and type(node.op) in ARITHMETIC:
-        yield with_fields(node, op=ARITHMETIC[type(node.op)]())
-
-
-def operands(node, parents):
-    """a - b -> b - a and a / b -> b / a (the operators whose order matters)."""
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Sub, ast.Div)):
-        yield with_fields(node, left=copy.deepcopy(node.right), right=copy.deepcopy(node.left))
-
-
-def comparison(node, parents):
-    """> -> >= (boundary) and > -> <= (negation); == <-> !=, in <-> not in, is <-> is not."""
-    if isinstance(node, ast.Compare) and len(node.ops) == 1:
-        op = type(node.ops[0])
-        for table in (BOUNDARY, NEGATION):
-            if op in table:
-                yield with_fields(node, ops=[table[op]()])
-
-
-def constant(node, parents):
-    """0.0 -> 1.0, 1.0 -> 0.0, 2.0 -> 1.0 (another float x -> x + 1); an int n -> 1 if n == 0 else n - 1."""
-    if not isinstance(node, ast.Constant) or type(node.value) not in (int, float):
-        return
-    if type(node.value) is float:
-        yield with_fields(node, value=FLOATS.get(node.value, node.value + 1.0))
-    elif not isinstance(parents.get(node), ast.UnaryOp):  # graph[-1] is the job of `index`
-        yield with_fields(node, value=1 if node.value == 0 else node.value - 1)
-
-
-def sign(node, parents):
-    """-x -> x (so -1.0 -> 1.0)."""
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        yield copy.deepcopy(node.operand)
-
-
-def index(node, parents):
-    """graph[-1] -> graph[0]: the last item becomes the first."""
-    if (
-        isinstance(node, ast.Subscript)
-        and isinstance(node.slice, ast.UnaryOp)
-        and isinstance(node.slice.op, ast.USub)
-        and isinstance(node.slice.operand, ast.Constant)
-    ):
-        yield with_fields(node, slice=ast.Constant(0))
-
-
-def unwrap(node, parents):
-    """reversed(x) -> x, list(x) -> x, dict(x) -> x, math.tanh(x) -> x: a one-argument call becomes its argument."""
-    if not isinstance(node, ast.Call) or len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
-        return
-    func = node.func
-    if (isinstance(func, ast.Name) and func.id in UNWRAPPED) or (
-        isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "math"
-    ):
-        yield copy.deepcopy(node.args[0])
-
-
-def assign(node, parents):
-    """x += y -> x = y: the contribution replaces instead of adding up."""
-    if isinstance(node, ast.AugAssign):
-        yield ast.Assign(targets=[copy.deepcopy(node.target)], value=copy.deepcopy(node.value), lineno=node.lineno)
-
-
-def no_value(node, parents):
-    """return x -> return."""
-    if isinstance(node, ast.Return) and node.value is not None:
-        yield with_fields(node, value=None)
-
-
-def delete(node, parents):
-    """A statement -> pass."""
-    if isinstance(node, ast.stmt) and not isinstance(node, ast.Pass):
-        yield "pass"
-
-
-def exception(node, parents):
-    """raise ValueError(...) -> raise KeyError(...)."""
-    if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and isinstance(node.exc.func, ast.Name):
-        other = SWAPPED_ERRORS.get(node.exc.func.id)
-        if other:
-            yield with_fields(node, exc=with_fields(node.exc, func=ast.Name(other, ast.Load())))
-
-
-def message(node, parents):
-    """raise ValueError(message) -> raise ValueError(): the error says nothing."""
-    if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
-        yield with_fields(node, exc=with_fields(node.exc, args=[], keywords=[]))
-
-
-def swap(node, parents):
-    """(x, y) -> (y, x) for a tuple of two different values (the two slopes of a two-input op)."""
-    if isinstance(node, ast.Tuple) and isinstance(node.ctx, ast.Load) and len(node.elts) == 2:
-        first, second = node.elts
-        if ast.dump(first) != ast.dump(second):
-            yield with_fields(node, elts=[copy.deepcopy(second), copy.deepcopy(first)])
-
-
-def branches(node, parents):
-    """x if c else y -> y if c else x."""
-    if isinstance(node, ast.IfExp):
-        yield with_fields(node, body=copy.deepcopy(node.orelse), orelse=copy.deepcopy(node.body))
-
-
-def no_filter(node, parents):
-    """[x for x in xs if c] -> [x for x in xs]."""
-    if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-        for number, generator in enumerate(node.generators):
-            if generator.ifs:
-                clone = copy.deepcopy(node)
-                clone.generators[number].ifs = []
-                yield clone
-
-
-OPERATORS = {
-    "arithmetic": arithmetic,
-    "operands": operands,
-    "comparison": comparison,
-    "constant": constant,
-    "sign": sign,
-    "index": index,
-    "unwrap": unwrap,
-    "assign": assign,
-    "return": no_value,
-    "delete": delete,
-    "exception": exception,
-    "message": message,
-    "swap": swap,
-    "branches": branches,
-    "filter": no_filter,
-}
-STATEMENT_ONLY = {"delete"}  # operators that make sense only in solution regions, not in a table's entries
-
-
 # ---------------------------------------------------------------- making mutants
 
 
-def parent_map(tree):
-    return {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-
-
 def describe_where(node, parents):
-    """The function or table entry a node sits in: "evaluate", "OPS['relu']", "backward slopes['div']"."""
+    """The function or table entry a node sits in: "name", "TABLE['key']", or "name table['key']"."""
     entry, function = "", ""
     child, parent = node, parents.get(node)
     while parent is not None:
@@ -304,18 +126,6 @@ def line_offsets(data):
         position += len(line)
         offsets.append(position)
     return offsets
-
-
-NEEDS_PARENS = (ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Lambda)
-
-
-def replacement_text(node, new):
-    if isinstance(new, str):
-        return new
-    text = ast.unparse(new)
-    if isinstance(new, NEEDS_PARENS) and type(new) is not type(node) and isinstance(node, ast.expr):
-        text = f"({text})"
-    return text
 
 
 def short(text, limit=90):
