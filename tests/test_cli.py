@@ -336,7 +336,7 @@ def test_a_sandbox_that_cannot_isolate_refuses_with_results_worth_0(tmp_path, ca
 def test_a_grader_failure_is_results_worth_0_without_a_traceback(tmp_path, capsys, monkeypatch):
     """Whatever else goes wrong while grading a hand-in: exit 2, results worth 0 naming it, no traceback or kit path."""
 
-    def crash(path):
+    def crash(path, lesson=None):
         raise RecursionError(f"deep inside {ROOT}/autograder")
 
     monkeypatch.setattr(by_lesson, "grade_path", crash)
@@ -365,7 +365,7 @@ def test_isolation_is_asked_for_by_name(tmp_path, capsys, monkeypatch, asked, be
         monkeypatch.setenv(cli.SANDBOX_ENV, before)
     seen = []
 
-    def record(path):
+    def record(path, lesson=None):
         seen.append(os.environ.get(cli.SANDBOX_ENV))
         raise by_lesson.SubmissionError(f"{path}: nothing here; hand it in again")
 
