@@ -42,7 +42,7 @@ import zipfile
 from pathlib import Path
 
 from autograder.authoring.release import SKIP, ReleaseError, check_sources
-from autograder.course import active
+from autograder.course import active, paths
 from autograder.course.lessons import LESSONS, function_of, module_of
 from autograder.grading import visibility
 
@@ -50,7 +50,8 @@ OUT = Path("dist") / "gradescope"  # relative to the root: <lesson id>.zip in it
 
 KIT_FILES = ("pyproject.toml", "README.md")
 KIT_FOLDERS = ("autograder",)  # the machinery; the course's files follow (course_files)
-COURSE = ("solutions", "exercises", "notebooks/nbgrader_config.py", "notebooks/lessons", "notebooks/source")
+COURSE = (paths.REFERENCES_FOLDER, paths.EXERCISES_FOLDER,
+          *(f"{paths.NOTEBOOKS_FOLDER}/{name}" for name in ("nbgrader_config.py", paths.LESSONS_FOLDER, "source")))
 SKIP_SUFFIXES = (".pyc", ".db", ".partial")
 STAMP = (1980, 1, 1, 0, 0, 0)  # every entry's time, so two builds give the same bytes
 
@@ -127,7 +128,8 @@ def course_visibility(root=None):
     """
     from traitlets.config.loader import PyFileConfigLoader
 
-    folder = (Path(root) if root else active.KIT_ROOT) / active.root().relative_to(active.KIT_ROOT) / "notebooks"
+    folder = active.root().relative_to(active.KIT_ROOT) / paths.NOTEBOOKS_FOLDER
+    folder = (Path(root) if root else active.KIT_ROOT) / folder
     config_file = folder / "nbgrader_config.py"
     families = {check.family for check in active.part("checks").all_checks()}
     try:
