@@ -16,7 +16,7 @@ from graphcourse.drivers.backward import BACKWARD_SHORT
 from graphcourse.judges import JUDGES
 from solutions import graph as reference
 
-from autograder.grading import runner
+from autograder.grading import worked_out
 from autograder.grading.compare import close
 
 
@@ -24,7 +24,7 @@ def carried_cases():
     """(check, case) of every case judged by the learner's own short answer, the long ones included."""
     for check in all_checks():
         if check.strategy is None:
-            for case in runner.inputs(check):
+            for case in worked_out.inputs(check):
                 if case.driver in BACKWARD_SHORT:
                     yield check, case
 

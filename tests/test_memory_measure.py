@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from autograder.course.paths import reference_source
-from autograder.grading import report, runner
+from autograder.grading import report, runner, worked_out
+from autograder.grading.measured import UNMEASURED
 from autograder.grading.submission import Chunk, Submission
 from autograder.sandbox import cgroups
 from autograder.sandbox.limits import Limits
@@ -96,14 +97,14 @@ def _memory_grade(source, name="handin"):
 def no_memory_cgroup(monkeypatch):
     """A machine where no memory cgroup holds a child: the reference's measure too is worked out afresh."""
     monkeypatch.setattr(cgroups.Group, "memory_mark", lambda self: None)
-    monkeypatch.setattr(runner, "_REFERENCE_MEMORY", {})
+    monkeypatch.setattr(worked_out, "_REFERENCE_MEMORY", {})
 
 
 def test_without_a_memory_cgroup_the_memory_family_is_not_graded_and_says_why(no_memory_cgroup):
     graded = _memory_grade(reference_source("memory"))
     assert graded.results and graded.score == 0 and graded.max_score == 0
     (result,) = graded.results
-    assert not result.graded and result.failure.status == runner.UNMEASURED and not result.misconception
+    assert not result.graded and result.failure.status == UNMEASURED and not result.misconception
     assert "not graded" in result.failure.summary and "cgroup" in result.failure.summary
     (test,) = report.results_json(graded)["tests"]
     assert test["max_score"] == 0 and test["score"] == 0 and "not graded" in test["output"]
@@ -122,7 +123,7 @@ def test_a_grade_cell_is_scaled_over_the_checks_that_were_graded(no_memory_cgrou
 def test_without_a_memory_cgroup_a_wrong_answer_still_fails_on_its_answer(no_memory_cgroup):
     source = zoo.source(zoo.entry("buggy_checkpoint_zeros"))
     (result,) = _memory_grade(source).results
-    assert result.graded and result.score == 0 and result.failure.status != runner.UNMEASURED
+    assert result.graded and result.score == 0 and result.failure.status != UNMEASURED
 
 
 @needs_memory_cgroup

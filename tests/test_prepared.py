@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from autograder.grading import prepared, runner
+from autograder.grading import prepared, runner, worked_out
 from autograder.grading.engine import Case, Check
 
 DIGEST = "made-from-these-sources"
@@ -123,7 +123,7 @@ def test_the_digest_follows_every_source(tmp_path, monkeypatch):
 
 @pytest.fixture
 def store_in_use():
-    saved = runner.store()
+    saved = worked_out.store()
     yield
     runner.use(saved)
 
@@ -131,13 +131,13 @@ def store_in_use():
 def test_the_runner_grades_with_what_the_store_holds(store_in_use):
     runner.use(prepared.loads(stored(), CHECKS, source_digest=DIGEST))
     assert runner.drawn_examples(PROPERTY) == EXAMPLES[PROPERTY.id][1]
-    assert runner.inputs(BUILT) == INPUTS[BUILT.id] and runner.inputs(BUILT) is runner.inputs(BUILT)
-    assert runner.reference_seconds(built_cases()[0]) == 0.0125
+    assert worked_out.inputs(BUILT) == INPUTS[BUILT.id] and worked_out.inputs(BUILT) is worked_out.inputs(BUILT)
+    assert worked_out.reference_seconds(built_cases()[0]) == 0.0125
 
 
 def test_without_a_store_the_runner_works_everything_out(store_in_use):
     runner.use(prepared.Prepared(reason="none"))
-    assert runner.inputs(BUILT) == built_cases()
+    assert worked_out.inputs(BUILT) == built_cases()
     property_check = next(c for c in runner.check_table.all_checks() if c.strategy is not None)
     drawn = runner.drawn_examples(property_check)
     assert len(drawn) >= 1 and all(type(c) is Case for c in drawn)
@@ -212,7 +212,7 @@ def test_grading_from_the_store_imports_no_hypothesis():
 
 
 def test_a_strategy_given_as_a_function_is_built_once_and_drawn_as_hypothesis_draws_it():
-    """runner.strategy_of builds a check's strategy from its function once; the examples drawn are the ones a
+    """worked_out.strategy_of builds a check's strategy from its function once; the examples drawn are the ones a
     strategy given ready-made gives."""
     from exercises.strategies import graphs
 
@@ -223,7 +223,7 @@ def test_a_strategy_given_as_a_function_is_built_once_and_drawn_as_hypothesis_dr
         return made[-1]
 
     lazy = Check("demo/lazy", "backward", 1, "a rule", "reference", strategy=later, examples=5)
-    assert runner.strategy_of(lazy) is runner.strategy_of(lazy) and len(made) == 1
+    assert worked_out.strategy_of(lazy) is worked_out.strategy_of(lazy) and len(made) == 1
     ready = dataclasses.replace(lazy, id="demo/ready", strategy=made[0])
     recorded = [runner._Recorder(), runner._Recorder()]
     for recorder, check in zip(recorded, (lazy, ready)):

@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 from graphcourse import checks as check_table
 from graphcourse.checks import as_json_graph
 from graphcourse.judges import ANCHORED, JUDGES, NUMBER_ANSWERS, anchor, anchor_answer, reference_answer
-from autograder.grading.runner import SLOW_MARGIN, SLOW_SLACK, Runner, drawn_examples, grade, reference_seconds
+from autograder.grading.measured import SLOW_MARGIN, SLOW_SLACK
+from autograder.grading.runner import Runner, drawn_examples, grade
+from autograder.grading.worked_out import reference_seconds
 from autograder.grading.submission import MAX_CELLS, Chunk, Submission, SubmissionError, load
 from autograder.sandbox import isolation, patience
 from graphcourse import builders
@@ -547,14 +549,14 @@ def test_warming_leaves_nothing_for_a_forked_worker_to_work_out(monkeypatch):
     """After warm(), judging right answers to every fixed case that warm() works out (a case judged against the
     reference's whole answer or one entry of it, in any lesson) and warming again ask the reference nothing,
     draw no example and time nothing."""
-    from autograder.grading import runner
+    from autograder.grading import runner, worked_out
     from graphcourse import judges as compare
 
     runner.warm()
     warmed = {"reference", *ANCHORED}  # the judges work_out answers for; a family's own judges keep their own caches
     right = []  # (check, case, reply): the reference's own answers, worked out past the caches
     for check in check_table.all_checks():
-        for case in [] if check.strategy is not None else runner.inputs(check):
+        for case in [] if check.strategy is not None else worked_out.inputs(check):
             if (case.expect or check.expect) not in warmed:
                 continue
             try:
@@ -566,7 +568,7 @@ def test_warming_leaves_nothing_for_a_forked_worker_to_work_out(monkeypatch):
     for function in {case.fn for _check, case, _reply in right}:  # what compare's answers call, looked up at each call
         monkeypatch.setattr(compare.reference_module(function), function,
                             lambda *args, **kwargs: pytest.fail("the reference ran again"))
-    monkeypatch.setattr(runner, "Sandbox", None)  # timing the reference again would need one
+    monkeypatch.setattr(worked_out, "Sandbox", None)  # timing the reference again would need one
     monkeypatch.setattr(runner, "_Recorder", None)  # drawing examples again would need one
     for check, case, reply in right:
         judge = "returns" if check.expect == "linear_time" else case.expect or check.expect

@@ -1,27 +1,30 @@
-"""Run every hidden check on one submission: sandbox calls in, judged results out."""
+"""Run every hidden check on one submission: sandbox calls in, judged results out.
+
+Checks of time and memory are measured runs (autograder/grading/measured.py); what no submission changes is worked
+out once per process (autograder/grading/worked_out.py).
+"""
 
 import dataclasses
-import re
 import time
 from dataclasses import dataclass, field
 
 from autograder.course import active
-from autograder.grading import growth, prepared
+from autograder.grading import worked_out
 from autograder.grading.compare import Failure
 from autograder.grading.engine import Check
+from autograder.grading.measured import UNMEASURED, MeasuredRuns
+from autograder.grading.submission import Submission
+from autograder.grading.worked_out import inputs, reference_memory, reference_seconds, store, strategy_of
 from autograder.sandbox.limits import Limits
 from autograder.sandbox.sandbox import Sandbox
-from autograder.grading.submission import Chunk, Submission
 
 # The course's parts this module grades with (autograder/course/active.py).
 check_table, diagnose, judges = active.part("checks"), active.part("diagnose"), active.part("judges")
 JUDGES, work_out = judges.JUDGES, judges.work_out
 
-SLOW_MARGIN, SLOW_SLACK = 25.0, 0.25  # linear_time: at most 25x the reference's CPU time + 0.25 s
 TELLING_TRIES = 50  # how many of a shrink's last failures are asked whether they tell the misconceptions apart
 GROWING = ("timeout", "slow")  # failures of a call too slow, which a check with growth explains
 HARD = ("timeout", "died")  # failures that stop a property check at once: no shrinking through hangs or crashes
-UNMEASURED = "unmeasured"  # a Failure's status when this machine cannot measure what the check judges: not graded
 
 
 @dataclass
@@ -87,7 +90,7 @@ class OutOfTime(BaseException):
     """
 
 
-class Runner:
+class Runner(MeasuredRuns):
     """Sends one check's calls to the sandbox and judges the replies.
 
     Every call of one submission shares the sandbox's time budget (Limits.submission_seconds).
@@ -150,78 +153,6 @@ class Runner:
             failure = (self.judging(JUDGES[case.expect]) if case.expect else judge)(check, case, self.call(case))
             if failure:
                 return failure
-        return None
-
-    def timed_sizes(self, sized, judge=None, check=None):
-        """(sizes, CPU seconds) of the calls ``sized`` lists ([(size, Case)], smallest first), each in a fresh child.
-
-        A call that runs out of its time stops the series with None as its time (a larger one would too). With
-        ``judge``, a wrong answer stops it too, and is returned as the third item; out of the submission's time,
-        the series is None.
-        """
-        sizes, seconds = [], []
-        for size, case in sized:
-            if self.sandbox.seconds_left() <= 0:
-                return None, None, self.out_of_time(case)
-            limit = case.seconds or self.sandbox.limits.struck_large_call_seconds
-            reply = self.measured_call(case, seconds=limit, measure_cpu=True)
-            status = reply.get("status")
-            if status == "out_of_time":
-                return None, None, self.out_of_time(case)
-            if status == "timeout":
-                sizes.append(size)
-                seconds.append(None)
-                break
-            if judge is not None:
-                failure = judge(check, case, reply)
-                if failure:
-                    return sizes, seconds, failure
-            elif status != "ok":
-                break
-            sizes.append(size)
-            seconds.append(reply.get("cpu_seconds", reply.get("wall_seconds")))
-        return sizes, seconds, None
-
-    def grown(self, check, failure):
-        """``failure`` (a call too slow), with what the check's smaller inputs show of how the call's time grows."""
-        unit, sized = check.growth(failure.case)
-        sizes, seconds, _stopped = self.timed_sizes([(n, c) for n, c in sized if c.label != failure.case.label])
-        if not sizes:
-            return failure
-        said = growth.sentence(failure.case.fn, unit, sizes, seconds)
-        first = re.sub(r" \([^()]*\)$", "", failure.summary)  # the guess at a cause the measure now replaces
-        return dataclasses.replace(failure, summary=f"{first}. On smaller inputs, {said}")
-
-    def run_growth(self, check):
-        """Pass if the call's CPU time grows with its input about as the reference's does, over the same sizes.
-
-        Each case's check.growth lists the same call at two or more sizes, the case itself the largest; each is
-        timed in a fresh child and its answer judged. The reference's times are measured on this machine, through
-        the same sandbox (or read from the course's store, measured there). A call whose time grew far faster than
-        the reference's, and that took several times as long on the largest input, fails (growth.superlinear); one
-        that finished is timed a second time before it fails, the better time of each size kept, so one run slowed
-        by a busy machine is forgiven.
-        """
-        for case in inputs(check):
-            unit, sized = check.growth(case)
-            best = None
-            for _attempt in range(2):
-                sizes, seconds, failure = self.timed_sizes(sized, self.judging(JUDGES[case.expect or check.expect]),
-                                                           check)
-                if failure:
-                    return failure
-                best = seconds if best is None or len(best) != len(seconds) else [
-                    None if a is None and b is None else min(t for t in (a, b) if t is not None)
-                    for a, b in zip(best, seconds)]
-                reference = [reference_seconds(each) for _n, each in sized[:len(sizes)]]
-                if not growth.superlinear(sizes, best, reference):
-                    break
-                if best[-1] is None:  # stopped on the largest: a second try would only wait as long again
-                    said = growth.sentence(case.fn, unit, sizes, best, reference)
-                    return Failure(case, f"{said}: the rule asks for linear time", status="slow")
-            else:
-                said = growth.sentence(case.fn, unit, sizes, best, reference)
-                return Failure(case, f"{said}: the rule asks for linear time", status="slow")
         return None
 
     def run_property(self, check):
@@ -296,135 +227,6 @@ class Runner:
             pass
         return failures
 
-    def measured_call(self, case, **measure):
-        """One measured call of `case`, alone in a child of its own: started fresh for it and ended after it, so
-        nothing an earlier call left changes the measure, and nothing the measured call leaves (a child that
-        stopped reading, say) reaches a later check."""
-        self.sandbox.renew()
-        try:
-            return self.sandbox.call(case.fn, list(case.args), case.kwargs, built=case.built, **measure,
-                                     **case.request())
-        finally:
-            self.sandbox.renew()
-
-    def run_timed(self, check):
-        """Pass if the learner's CPU time stays within a wide margin of the reference's, measured in this run.
-
-        CPU time of the child's process tree is read by the parent (its cgroup, or /proc), so a
-        busy machine slows neither side much and the child cannot report a false time. Each case
-        is timed once, in a fresh child: nothing an earlier call left (an answer remembered, a
-        warm cache) shortens it, and no second try forgives a slow first one (the margin is what
-        forgives a busy machine).
-        """
-        for case in inputs(check):
-            if self.sandbox.seconds_left() <= 0:
-                return self.out_of_time(case)
-            limit = SLOW_MARGIN * reference_seconds(case) + SLOW_SLACK
-            reply = self.measured_call(case, seconds=2 * limit, measure_cpu=True)
-            if reply.get("status") == "out_of_time":
-                return self.out_of_time(case)
-            stopped = reply.get("status") == "timeout"  # stopped without an answer: slow, even under Limits.longest_call_seconds
-            if not stopped:
-                failure = JUDGES[check.expect](check, case, reply)  # the answer's bar; the time is judged below
-                if failure:
-                    return failure
-            spent = reply["wall_seconds"] if stopped else reply.get("cpu_seconds", reply["wall_seconds"])
-            if stopped or spent > limit:
-                summary = (
-                    f"{case.fn} took {spent:.2f} s or more on {case.label}; code that is linear in its input "
-                    f"takes well under {limit:.2f} s of CPU here (the reference took {reference_seconds(case):.3f} s)"
-                )
-                return Failure(case, summary, status="slow")
-        return None
-
-    def run_bounded(self, check):
-        """Pass if the call's peak memory stays within the case's allowance above the reference's, on the same input.
-
-        Each case runs in a fresh child, as the reference's did, and its peak is read by the parent
-        from the child's memory cgroup, from before the learner's code loaded to the end of the
-        call: the child cannot report a false one, and memory its loading took and freed counts.
-        The check's judge sees the reply with memory_bytes, memory_reference and memory_limit, so
-        a course may word the failure in its own terms; the answer must meet that judge as well.
-        Where no memory cgroup can be made, the check is not graded (UNMEASURED), and says why.
-        """
-        for case in inputs(check):
-            if self.sandbox.seconds_left() <= 0:
-                return self.out_of_time(case)
-            reply = self.measured_call(case, seconds=case.seconds or None, measure_memory=True)
-            if reply.get("status") == "out_of_time":
-                return self.out_of_time(case)
-            used, reference = reply.get("memory_bytes"), reference_memory(case)
-            limit = None if reference is None else reference + case.memory_bytes
-            if used is not None and limit is not None:
-                reply = dict(reply, memory_reference=reference, memory_limit=limit)
-            failure = JUDGES[check.expect](check, case, reply)  # the answer's bar, and the course's words on memory
-            if failure:
-                return failure
-            if used is None or limit is None:
-                return Failure(case, f"not graded: the memory {case.fn} holds on {case.label} cannot be measured on "
-                                     "this machine (the grader can make no memory cgroup, and a process's own peak "
-                                     "is no measure), so this check neither earns nor costs points here",
-                               status=UNMEASURED)
-            if used > limit:
-                return Failure(case, f"{case.fn} held {_megabytes(used)} at its peak on {case.label}; the reference "
-                                     f"holds {_megabytes(reference)}, and at most {_megabytes(limit)} passes",
-                               status="memory")
-        return None
-
-
-def _megabytes(count):
-    return f"{count / 2**20:.2f} MiB"
-
-
-_REFERENCE_TIMES = {}
-_REFERENCE_MEMORY = {}
-
-
-def reference_replies(case, repeats=1, **measure):
-    """The reference's replies to `case`, called `repeats` times in one fresh sandbox child, as a learner's would be."""
-    source = open(judges.reference_module(case.fn).__file__, encoding="utf-8").read()
-    with Sandbox([Chunk("reference", source)], reference=True) as sandbox:
-        return [sandbox.call(case.fn, list(case.args), case.kwargs, seconds=60, built=case.built, **measure,
-                             **case.request()) for _ in range(repeats)]
-
-
-def reference_memory(case):
-    """The reference's peak memory on `case` (bytes above a fresh child's), through the same sandbox, once per process."""
-    key = (case.fn, case.label)
-    if key not in _REFERENCE_MEMORY:
-        (reply,) = reference_replies(case, measure_memory=True)
-        _REFERENCE_MEMORY[key] = reply.get("memory_bytes") if reply.get("status") == "ok" else None
-    return _REFERENCE_MEMORY[key]
-
-
-def reference_seconds(case, repeats=3):
-    """The reference's best CPU time for `case`, through the same sandbox, measured once per process."""
-    key = (case.fn, case.label)
-    if key not in _REFERENCE_TIMES and key in store().seconds:
-        _REFERENCE_TIMES[key] = store().seconds[key]
-    if key not in _REFERENCE_TIMES:
-        replies = reference_replies(case, repeats, measure_cpu=True)
-        _REFERENCE_TIMES[key] = min(reply.get("cpu_seconds", reply["wall_seconds"]) for reply in replies)
-    return _REFERENCE_TIMES[key]
-
-
-_STRATEGIES = {}  # id(a check's strategy as given) -> (it, the Hypothesis strategy)
-
-
-def strategy_of(check):
-    """The Hypothesis strategy of a property check: its ``strategy``, or what that returns when it is a function.
-
-    A course may give the strategy as a function of no arguments, so that Hypothesis is imported (and the
-    strategy built) only when examples are drawn or shrunk, never by a grader that replays stored ones.
-    """
-    given = check.strategy
-    if not callable(given):
-        return given
-    cached = _STRATEGIES.get(id(given))
-    if cached is None or cached[0] is not given:
-        cached = _STRATEGIES[id(given)] = (given, given())
-    return cached[1]
-
 
 class _Recorder(Runner):
     """Stands in for a sandbox while Hypothesis draws a property's examples: every call passes."""
@@ -455,35 +257,11 @@ def drawn_examples(check):
     return cached[1]
 
 
-_INPUTS = {}  # id(check) -> (check, cases): the cases of a check whose inputs are built at run time
-
-
-def inputs(check):
-    """A check's cases: the fixed ones, or those built at run time, taken from the store when it holds them."""
-    if not callable(check.cases):
-        return check.cases
-    cached = _INPUTS.get(id(check))
-    if cached is None or cached[0] is not check:
-        stored = store().inputs_of(check)
-        cached = _INPUTS[id(check)] = (check, stored if stored is not None else check.inputs())
-    return cached[1]
-
-
-_STORE = []  # the store this process grades with, loaded when first needed
-
-
-def store():
-    """What the course's store holds (autograder/grading/prepared.py): loaded and verified once per process."""
-    if not _STORE:
-        _STORE.append(prepared.load(check_table.all_checks()))
-    return _STORE[0]
-
 
 def use(held):
     """Grade with ``held`` (a prepared.Prepared) from now on, in place of the course's store; forget what was worked out."""
-    _STORE[:] = [held]
-    for cache in (_EXAMPLES, _INPUTS, _REFERENCE_TIMES):
-        cache.clear()
+    worked_out.use(held)
+    _EXAMPLES.clear()
 
 
 def grade(submission: Submission, checks=None, limits=Limits(), first=None, shrink=True) -> Grade:

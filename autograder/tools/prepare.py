@@ -20,7 +20,7 @@ from pathlib import Path
 
 from autograder.course import active
 from autograder.files import write_atomic
-from autograder.grading import prepared, runner
+from autograder.grading import prepared, runner, worked_out
 from autograder.sandbox.sandbox import learner_code_ran
 
 
@@ -68,7 +68,7 @@ def contents(checks=None):
                 cases = runner.drawn_examples(check)
                 examples[check.id] = (check.examples, prepared.exact(cases))
                 continue
-            cases = runner.inputs(check)
+            cases = worked_out.inputs(check)
             if callable(check.cases):
                 inputs[check.id] = prepared.exact(cases)
         except prepared.Unencodable as err:
@@ -76,11 +76,11 @@ def contents(checks=None):
             continue
         if check.expect == "linear_time":
             for case in cases:
-                seconds[(case.fn, case.label)] = runner.reference_seconds(case)
+                seconds[(case.fn, case.label)] = worked_out.reference_seconds(case)
         if check.expect == "linear_growth":  # every size the growth is measured at
             for case in cases:
                 for _size, each in check.growth(case)[1]:
-                    seconds[(each.fn, each.label)] = runner.reference_seconds(each)
+                    seconds[(each.fn, each.label)] = worked_out.reference_seconds(each)
     data = prepared.dumps(examples, inputs, seconds)
     held = prepared.loads(data, checks)  # what a grader will read back: the very same cases, or no store
     for check in checks:

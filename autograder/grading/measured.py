@@ -1,0 +1,177 @@
+"""The runner's measured checks: CPU time against the reference's, how it grows with the input, and peak memory.
+
+Each measured call runs alone in a fresh sandbox child; what is measured is read by the parent, never reported by the
+child. The reference is measured through the same sandbox (autograder/grading/worked_out.py).
+"""
+
+import dataclasses
+import re
+
+from autograder.course import active
+from autograder.grading import growth
+from autograder.grading.compare import Failure
+from autograder.grading.worked_out import inputs, reference_memory, reference_seconds
+
+SLOW_MARGIN, SLOW_SLACK = 25.0, 0.25  # linear_time: at most 25x the reference's CPU time + 0.25 s
+UNMEASURED = "unmeasured"  # a Failure's status when this machine cannot measure what the check judges: not graded
+
+
+def _judge(expect):
+    """The course's judge of ``expect``."""
+    return active.part("judges").JUDGES[expect]
+
+
+class MeasuredRuns:
+    """The Runner's checks of time and memory. A Runner gives ``sandbox``, ``judging`` and ``out_of_time``."""
+
+    def timed_sizes(self, sized, judge=None, check=None):
+        """(sizes, CPU seconds) of the calls ``sized`` lists ([(size, Case)], smallest first), each in a fresh child.
+
+        A call that runs out of its time stops the series with None as its time (a larger one would too). With
+        ``judge``, a wrong answer stops it too, and is returned as the third item; out of the submission's time,
+        the series is None.
+        """
+        sizes, seconds = [], []
+        for size, case in sized:
+            if self.sandbox.seconds_left() <= 0:
+                return None, None, self.out_of_time(case)
+            limit = case.seconds or self.sandbox.limits.struck_large_call_seconds
+            reply = self.measured_call(case, seconds=limit, measure_cpu=True)
+            status = reply.get("status")
+            if status == "out_of_time":
+                return None, None, self.out_of_time(case)
+            if status == "timeout":
+                sizes.append(size)
+                seconds.append(None)
+                break
+            if judge is not None:
+                failure = judge(check, case, reply)
+                if failure:
+                    return sizes, seconds, failure
+            elif status != "ok":
+                break
+            sizes.append(size)
+            seconds.append(reply.get("cpu_seconds", reply.get("wall_seconds")))
+        return sizes, seconds, None
+
+    def grown(self, check, failure):
+        """``failure`` (a call too slow), with what the check's smaller inputs show of how the call's time grows."""
+        unit, sized = check.growth(failure.case)
+        sizes, seconds, _stopped = self.timed_sizes([(n, c) for n, c in sized if c.label != failure.case.label])
+        if not sizes:
+            return failure
+        said = growth.sentence(failure.case.fn, unit, sizes, seconds)
+        first = re.sub(r" \([^()]*\)$", "", failure.summary)  # the guess at a cause the measure now replaces
+        return dataclasses.replace(failure, summary=f"{first}. On smaller inputs, {said}")
+
+    def run_growth(self, check):
+        """Pass if the call's CPU time grows with its input about as the reference's does, over the same sizes.
+
+        Each case's check.growth lists the same call at two or more sizes, the case itself the largest; each is
+        timed in a fresh child and its answer judged. The reference's times are measured on this machine, through
+        the same sandbox (or read from the course's store, measured there). A call whose time grew far faster than
+        the reference's, and that took several times as long on the largest input, fails (growth.superlinear); one
+        that finished is timed a second time before it fails, the better time of each size kept, so one run slowed
+        by a busy machine is forgiven.
+        """
+        for case in inputs(check):
+            unit, sized = check.growth(case)
+            best = None
+            for _attempt in range(2):
+                sizes, seconds, failure = self.timed_sizes(sized, self.judging(_judge(case.expect or check.expect)),
+                                                           check)
+                if failure:
+                    return failure
+                best = seconds if best is None or len(best) != len(seconds) else [
+                    None if a is None and b is None else min(t for t in (a, b) if t is not None)
+                    for a, b in zip(best, seconds)]
+                reference = [reference_seconds(each) for _n, each in sized[:len(sizes)]]
+                if not growth.superlinear(sizes, best, reference):
+                    break
+                if best[-1] is None:  # stopped on the largest: a second try would only wait as long again
+                    said = growth.sentence(case.fn, unit, sizes, best, reference)
+                    return Failure(case, f"{said}: the rule asks for linear time", status="slow")
+            else:
+                said = growth.sentence(case.fn, unit, sizes, best, reference)
+                return Failure(case, f"{said}: the rule asks for linear time", status="slow")
+        return None
+
+    def measured_call(self, case, **measure):
+        """One measured call of `case`, alone in a child of its own: started fresh for it and ended after it, so
+        nothing an earlier call left changes the measure, and nothing the measured call leaves (a child that
+        stopped reading, say) reaches a later check."""
+        self.sandbox.renew()
+        try:
+            return self.sandbox.call(case.fn, list(case.args), case.kwargs, built=case.built, **measure,
+                                     **case.request())
+        finally:
+            self.sandbox.renew()
+
+    def run_timed(self, check):
+        """Pass if the learner's CPU time stays within a wide margin of the reference's, measured in this run.
+
+        CPU time of the child's process tree is read by the parent (its cgroup, or /proc), so a
+        busy machine slows neither side much and the child cannot report a false time. Each case
+        is timed once, in a fresh child: nothing an earlier call left (an answer remembered, a
+        warm cache) shortens it, and no second try forgives a slow first one (the margin is what
+        forgives a busy machine).
+        """
+        for case in inputs(check):
+            if self.sandbox.seconds_left() <= 0:
+                return self.out_of_time(case)
+            limit = SLOW_MARGIN * reference_seconds(case) + SLOW_SLACK
+            reply = self.measured_call(case, seconds=2 * limit, measure_cpu=True)
+            if reply.get("status") == "out_of_time":
+                return self.out_of_time(case)
+            stopped = reply.get("status") == "timeout"  # stopped without an answer: slow, even under Limits.longest_call_seconds
+            if not stopped:
+                failure = _judge(check.expect)(check, case, reply)  # the answer's bar; the time is judged below
+                if failure:
+                    return failure
+            spent = reply["wall_seconds"] if stopped else reply.get("cpu_seconds", reply["wall_seconds"])
+            if stopped or spent > limit:
+                summary = (
+                    f"{case.fn} took {spent:.2f} s or more on {case.label}; code that is linear in its input "
+                    f"takes well under {limit:.2f} s of CPU here (the reference took {reference_seconds(case):.3f} s)"
+                )
+                return Failure(case, summary, status="slow")
+        return None
+
+    def run_bounded(self, check):
+        """Pass if the call's peak memory stays within the case's allowance above the reference's, on the same input.
+
+        Each case runs in a fresh child, as the reference's did, and its peak is read by the parent
+        from the child's memory cgroup, from before the learner's code loaded to the end of the
+        call: the child cannot report a false one, and memory its loading took and freed counts.
+        The check's judge sees the reply with memory_bytes, memory_reference and memory_limit, so
+        a course may word the failure in its own terms; the answer must meet that judge as well.
+        Where no memory cgroup can be made, the check is not graded (UNMEASURED), and says why.
+        """
+        for case in inputs(check):
+            if self.sandbox.seconds_left() <= 0:
+                return self.out_of_time(case)
+            reply = self.measured_call(case, seconds=case.seconds or None, measure_memory=True)
+            if reply.get("status") == "out_of_time":
+                return self.out_of_time(case)
+            used, reference = reply.get("memory_bytes"), reference_memory(case)
+            limit = None if reference is None else reference + case.memory_bytes
+            if used is not None and limit is not None:
+                reply = dict(reply, memory_reference=reference, memory_limit=limit)
+            failure = _judge(check.expect)(check, case, reply)  # the answer's bar, and the course's words on memory
+            if failure:
+                return failure
+            if used is None or limit is None:
+                return Failure(case, f"not graded: the memory {case.fn} holds on {case.label} cannot be measured on "
+                                     "this machine (the grader can make no memory cgroup, and a process's own peak "
+                                     "is no measure), so this check neither earns nor costs points here",
+                               status=UNMEASURED)
+            if used > limit:
+                return Failure(case, f"{case.fn} held {_megabytes(used)} at its peak on {case.label}; the reference "
+                                     f"holds {_megabytes(reference)}, and at most {_megabytes(limit)} passes",
+                               status="memory")
+        return None
+
+
+
+def _megabytes(count):
+    return f"{count / 2**20:.2f} MiB"
