@@ -24,6 +24,11 @@ from solutions import graph as reference
 
 
 @functools.cache
+def first_wrong_said(wrong):
+    """The feedback's line about a sweep's first wrong gradient (none when there is no such node)."""
+    return (f"first node whose gradient is wrong, in sweep order: {wrong}",) if wrong else ()
+
+
 def reference_module(function):  # noqa: D401 - used by the runner, the judges and the drivers
     """The reference module that defines a learner function (solutions/<its lesson's module>.py)."""
     return importlib.import_module(f"solutions.{module_of(function) or 'graph'}")
@@ -128,7 +133,8 @@ def judge_reference(check, case, reply):
         return Failure(case, wrong, got=got)
     what = "dL/d" if case.fn == "backward" else "the value of "
     summary = f"expected {what}{wrong} = {want[wrong]!r}, got {got[wrong]!r}"
-    return Failure(case, summary, got=got, first_wrong=wrong if case.fn == "backward" else "")
+    wrong = wrong if case.fn == "backward" else ""
+    return Failure(case, summary, got=got, first_wrong=wrong, details=first_wrong_said(wrong))
 
 
 def judge_exact(check, case, reply):
@@ -149,7 +155,7 @@ def judge_exact(check, case, reply):
         return None
     summary = (f"expected dL/d{wrong} = {want[wrong]!r} exactly, got {got[wrong]!r}: every value and slope of this "
                "graph is exact in floating point, so a sweep that multiplies local slopes gets every gradient exactly")
-    return Failure(case, summary, got=got, first_wrong=wrong, status="inexact")
+    return Failure(case, summary, got=got, first_wrong=wrong, details=first_wrong_said(wrong), status="inexact")
 
 
 def judge_valueerror(check, case, reply):
@@ -311,7 +317,8 @@ def judge_finite_differences(check, case, reply):
             want = reference_answer(case)
             wrong = compare_dicts(case, got, want)
             summary = f"central differences give dL/d{leaf} = {numeric:.6g}, backward gave {got[leaf]!r}"
-            return Failure(case, summary, got=got, first_wrong=wrong if wrong in want else "")
+            wrong = wrong if wrong in want else ""
+            return Failure(case, summary, got=got, first_wrong=wrong, details=first_wrong_said(wrong))
     return None
 
 

@@ -182,6 +182,9 @@ def _number_dict(value):
     return {k: v for k, v in value.items() if type(k) is str and type(v) in (int, float)}
 
 
+ALT = "a picture of the graph: the first node whose gradient is wrong is drawn in red"  # the pictures' alt text
+
+
 def of_failure(failure, check_id=""):
     """The SVG picture of a failed backward check, or '' when the failure has none to show.
 

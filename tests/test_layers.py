@@ -3,13 +3,16 @@
 The layers are autograder.LAYERS; the import graph is built by grimp (import-linter's engine).
 """
 
+import ast
+import re
 import sys
+from pathlib import Path
 
 import grimp
 import pytest
 
 from autograder import GRADING_LAYER, LAYERS, layers_from
-from autograder.course import active
+from autograder.course import active, paths
 from autograder.grading import cellgrades
 from tests.conftest import ROOT
 
@@ -80,6 +83,113 @@ def test_a_machinery_import_of_the_course_would_fail():
     changed = build()
     changed.add_import(importer="autograder.grading.runner", imported=f"{COURSE}.checks")
     assert machinery_imports_of_the_course(changed) == [f"autograder.grading.runner -> {COURSE}.checks"]
+
+
+# The learner's package and the references, as the course's folders name them, and the course package itself.
+LEARNER_SIDE = (paths.EXERCISES_FOLDER, paths.REFERENCES_FOLDER)
+
+
+def machinery_imports_of_any_course(graph):
+    """'importer -> imported' for every import from autograder into exercises/, solutions/ or the course package."""
+    course = set()
+    for package in (*LEARNER_SIDE, COURSE):
+        course |= graph.find_descendants(package) | {package}
+    return sorted(f"{module} -> {imported}" for module in graph.find_descendants("autograder") | {"autograder"}
+                  for imported in graph.find_modules_directly_imported_by(module) & course)
+
+
+def test_the_machinery_imports_no_learner_package_no_reference_and_no_course(graph):
+    """Not exercises/ (a course's reader comes through its parts), not the references, not the course package."""
+    assert machinery_imports_of_any_course(graph) == []
+
+
+def test_an_import_of_exercises_or_solutions_would_fail():
+    """The check is real: the grader importing the learner's notebook reader, or a reference, is caught."""
+    changed = build()
+    changed.add_import(importer="autograder.grading.submission", imported=f"{paths.EXERCISES_FOLDER}.loader")
+    changed.add_import(importer="autograder.tools.prepare", imported=paths.REFERENCES_FOLDER)
+    assert machinery_imports_of_any_course(changed) == [
+        f"autograder.grading.submission -> {paths.EXERCISES_FOLDER}.loader",
+        f"autograder.tools.prepare -> {paths.REFERENCES_FOLDER}",
+    ]
+
+
+# Where a course's folder names may be spelled: the one module that defines them.
+NAMES_SPELLED = Path("autograder/course/paths.py")
+
+
+def _docstrings(tree):
+    """The docstring nodes of a module's tree: prose, not a name the code uses."""
+    bodies = [tree] + [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    return {id(body.body[0].value) for body in bodies
+            if body.body and isinstance(body.body[0], ast.Expr) and isinstance(body.body[0].value, ast.Constant)}
+
+
+def names_of_a_course(source, filename):
+    """'file:line: text' for each string of the code (not a docstring) that names exercises, solutions or the course
+    package, as a package ("exercises", "solutions.graph") or a folder ("solutions/graph.py")."""
+    tree = ast.parse(source, filename)
+    docstrings, found = _docstrings(tree), []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            text = node.value
+            if any(text == name or text.startswith((f"{name}.", f"{name}/")) for name in (*LEARNER_SIDE, COURSE)):
+                found.append((node.lineno, f"{filename}:{node.lineno}: {text!r}"))
+    return [said for _line, said in sorted(found)]
+
+
+def test_the_machinery_names_no_course_package_by_string():
+    """No import by name (importlib.import_module("exercises"), find_spec("solutions")), no folder name spelled
+    again: only course/paths.py spells the folders, and the course package's name comes from active.py."""
+    found = []
+    for path in sorted((ROOT / "autograder").rglob("*.py")):
+        if path.relative_to(ROOT) != NAMES_SPELLED:
+            found += names_of_a_course(path.read_text(encoding="utf-8"), path.relative_to(ROOT).as_posix())
+    assert found == []
+
+
+def test_an_import_by_name_would_fail():
+    """The scan is real: an import by name, or a folder spelled in a path, is caught; a docstring is not."""
+    source = (f'"""Reads {paths.EXERCISES_FOLDER}/ and {COURSE}."""\n'
+              f'import importlib\nimportlib.import_module("{paths.EXERCISES_FOLDER}")\n'
+              f'READER = "{paths.REFERENCES_FOLDER}/graph.py"\nPART = "{COURSE}.checks"\n')
+    assert names_of_a_course(source, "x.py") == [f"x.py:3: {paths.EXERCISES_FOLDER!r}",
+                                                   f"x.py:4: '{paths.REFERENCES_FOLDER}/graph.py'",
+                                                   f"x.py:5: '{COURSE}.checks'"]
+
+
+def course_function_names():
+    """The names the course's references define at the top level: its functions and classes, read from the course."""
+    names = set()
+    for path in paths.reference_modules().values():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names |= {node.name for node in tree.body
+                  if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_")}
+    return names
+
+
+def words_naming(names, text, filename):
+    """'file:line: name' for each whole word of ``text`` (code, comments and docstrings alike) that is one of ``names``."""
+    word = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
+    return [f"{filename}:{number}: {found}" for number, line in enumerate(text.splitlines(), start=1)
+            for found in word.findall(line)]
+
+
+def test_the_machinery_names_no_function_of_the_course():
+    """Not in code, comments or docstrings: the course writes its own words (its parts), the machinery names none."""
+    names = course_function_names()
+    assert len(names) >= 2, "the course's references define no function to look for"
+    found = []
+    for path in sorted((ROOT / "autograder").rglob("*.py")):
+        found += words_naming(names, path.read_text(encoding="utf-8"), path.relative_to(ROOT).as_posix())
+    assert found == []
+
+
+def test_a_function_of_the_course_named_would_fail():
+    """The scan is real: a comment naming one of the course's functions is caught, a longer word holding it is not."""
+    name = sorted(course_function_names())[0]
+    text = f"x = 1\n# calls {name}(graph)\n{name}_count = 2\n"
+    assert words_naming(course_function_names(), text, "x.py") == [f"x.py:2: {name}"]
 
 
 def test_the_machinery_names_no_reference_module(graph):

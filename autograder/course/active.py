@@ -14,7 +14,8 @@ when the machinery first needs it:
     answers    JUDGES {name: answers.Judge}: the judges of the course's answer questions
     diagnose   misconception(check, failure): the zoo entry a failure looks like; optionally
                tells_apart(check, failure): whether its input names one misconception at most (shrinking prefers it)
-    picture    picture(failure, case) -> SVG text or "": a drawing for a failed check's feedback
+    picture    of_failure(failure, check_id) -> SVG text or "": a drawing for a failed check's feedback, and
+               ALT, the words that stand for it where it cannot be seen
     zoo        the misconceptions and correct styles that prove the checks
     demo       the demo cohort, built from the zoo
     bench      the course's own figures for make bench: SMALL_CALL (function, args), figures(progress) -> line

@@ -17,11 +17,11 @@ with a header line, and a cell's settings sit on that line, next to the cell:
     # %% tests grade_id="answer_order" points=1 judge="order"
                                                      a grade cell judging the answer cell just above it
                                                      (a choice question adds explain={"A": "why A is wrong", ...})
-    # %% tests grade_id="evaluate_correct" grades="evaluate"
+    # %% tests grade_id="area_correct" grades="area"
                                                      a grade cell worth the hidden checks of a function
-    # %% reference grade_id="evaluate_solution" module="graph" names=["evaluate"]
+    # %% reference grade_id="area_solution" module="shapes" names=["area"]
                                                      the reference's top-level definitions, cut out of
-                                                     solutions/graph.py when the notebook is built
+                                                     solutions/shapes.py when the notebook is built
 
 Setting values are JSON. A function a ``grades`` cell names must be defined by a
 reference cell of the same lesson: that cell's module is the function's module. These

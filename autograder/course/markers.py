@@ -55,7 +55,7 @@ def task_at(lines, begin):
     """The task a region whose BEGIN marker is on line ``begin`` (1-based) of ``lines`` belongs to, or "".
 
     The task is the top-level function or class around the region: a method's region belongs to its
-    class (a region in ``Tape.__init__`` is task ``Tape``), as the public tests and `make check` name it.
+    class (a region in ``Model.__init__`` is task ``Model``), as the public tests and `make check` name it.
     """
     found = _TOP_LEVEL.findall("\n".join(lines[:begin]))
     return found[-1] if found else ""

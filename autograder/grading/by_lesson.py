@@ -3,8 +3,8 @@
 A lesson notebook is graded on that lesson's grade cells (its functions' hidden checks
 and its answer cells), after its nbgrader metadata is restored from the course's own
 notebook, exactly as the batch restores it before nbgrader sees it. A folder gives one
-result per lesson notebook it holds, plus the total. A module (exercises/graph.py), or
-code that belongs to no lesson, is graded on the four functions. In a folder, code from
+result per lesson notebook it holds, plus the total. A module (one of exercises/), or
+code that belongs to no lesson, is graded on every function it may define. In a folder, code from
 a module or another notebook joins each lesson's code, and a function the learner wrote
 anywhere wins over an untouched stub. Given a lesson (its assignment id), a hand-in is graded on
 that lesson alone: its notebook, or, without one, the functions the lesson grades.
@@ -69,7 +69,7 @@ def _source_notebook(lesson):
 
 @dataclass
 class Part:
-    """One graded part of a hand-in: a lesson notebook, or code graded on the four functions."""
+    """One graded part of a hand-in: a lesson notebook, or code graded on the functions it may define."""
 
     label: str  # the assignment id, or "functions"
     origin: str  # the file it came from
@@ -196,7 +196,7 @@ def grade_path(path, lesson=None):
 
 
 def _grade_folder(folder, graded, only=None):
-    """Each lesson notebook in the folder on its lesson; without one, all the code on the four functions.
+    """Each lesson notebook in the folder on its lesson; without one, all the code on the functions it may define.
     With ``only``, that lesson's notebook alone, or without it the code on that lesson's functions."""
     files, walked = handed_in_files(folder)
     notebooks = [p for p, _ in files if p.suffix == ".ipynb"]

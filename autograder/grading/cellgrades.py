@@ -98,7 +98,7 @@ MAX_PICTURES = 2  # pictures of failed checks' graphs under one grade cell
 
 
 def pictures(failed):
-    """SVG pictures of the graphs of the first failed checks that have one (backward, small graphs)."""
+    """SVG pictures of the first failed checks that have one (the course's picture part draws them)."""
     made = []
     for result in failed:
         svg = active.part("picture").of_failure(result.failure, result.check.id)

@@ -24,7 +24,8 @@ class Failure:
     case: object  # the Case that showed the problem
     summary: str  # one sentence: what was expected and what came back
     got: object = None  # the learner's answer, as plain values (None if there was none)
-    first_wrong: str = ""  # backward: the first node of the sweep whose gradient is wrong
+    first_wrong: str = ""  # the first name of the answer the judge found wrong (the course's picture may mark it)
+    details: tuple = ()  # lines the course's judge writes about the failure, shown under its input
     status: str = "ok"  # the reply's status: ok, raised, timeout, died, ...
     error_type: str = ""
 

@@ -23,7 +23,7 @@ class Case:
     flags: dict = field(default_factory=dict)  # return_args, mutate_result
     seconds: float = 0.0  # wall clock for the call; 0 means the sandbox default
     expect: str = ""  # judge for this case alone; "" means the check's own
-    judged: tuple = ()  # backward: the only names whose gradients this case judges; () means every name
+    judged: tuple = ()  # the only names of the answer this case judges (the course's judge reads it); () means all
     built: dict = None  # a large input: the description the sandbox child builds args from (the course's build)
     decode: tuple = ()  # ((argument position, codec name), ...): arguments the child decodes before the call
     driver: str = ""  # a course driver the child runs against the learner's module, in place of calling fn

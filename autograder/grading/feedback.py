@@ -39,8 +39,7 @@ def message(result, named_by=""):
     lines = [head + " FAILED", f"  {failure.summary}"]
     if failure.case is not None:
         lines += ["  " + line for line in describe_case(failure.case)]
-    if failure.first_wrong:
-        lines.append(f"  first node whose gradient is wrong, in sweep order: {failure.first_wrong}")
+    lines += [f"  {detail}" for detail in failure.details]
     if result.misconception and named_by:
         lines.append(f"  likely misconception: the same as in {named_by}")
     elif result.misconception:

@@ -62,7 +62,7 @@ def _larger(x):
 def sentence(fn, unit, sizes, seconds, reference=None):
     """What the times of ``fn`` at ``sizes`` (``unit``s: "nodes", "records") say, e.g.
 
-    "gradient_graph took 0.61 s on 1,250 nodes and 2.47 s on 2,500 nodes (CPU time): doubling the input took 4.0
+    "area took 0.61 s on 1,250 nodes and 2.47 s on 2,500 nodes (CPU time): doubling the input took 4.0
     times as long, so its time grows with the square of the input (quadratic)"
 
     With the reference's times at the same sizes, the growth read is that of the time beyond the reference's: what

@@ -1,12 +1,12 @@
 """generate_assignment's ClearSolutions, with stubs that say which task is not written yet.
 
 nbgrader replaces every solution region with one fixed ``ClearSolutions.code_stub``. Here the
-stub may hold ``{task}``, filled in region by region: ``task evaluate`` for a region inside
-``def evaluate(...)``, ``task Tape`` for one inside a method of ``class Tape`` (the task is the
+stub may hold ``{task}``, filled in region by region: ``task area`` for a region inside
+``def area(...)``, ``task Model`` for one inside a method of ``class Model`` (the task is the
 top-level function or class around the region, as `make check` and exercises/tasks.py name it),
 ``answer ORDER`` (or ``answers ASSIGN_X, FIRST_WRONG``) for a region that sets answer variables.
 A learner who runs an unwritten cell then reads, for example,
-``NotImplementedError: task evaluate: not written yet`` instead of a bare error.
+``NotImplementedError: task area: not written yet`` instead of a bare error.
 
 notebooks/nbgrader_config.py puts ``NamedStubs`` in the place of ``ClearSolutions`` in
 ``GenerateAssignment.preprocessors``; its settings are ClearSolutions' own.

@@ -8,7 +8,7 @@ extensions; the formgrader reads the course config there (OUT/nbgrader_config.py
 the same gradebook that `make grade` wrote (OUT/gradebook.db, or the database
 `make grade DB_URL=...` named, which OUT's config remembers). It prints the address to open, token
 included, then becomes the Jupyter server, which serves until one Ctrl+C stops it (no
-question asked). It listens on 127.0.0.1 only: on a remote machine, forward the port over
+question asked). It listens on 127.0.0.1 only: on a remote machine, tunnel the port over
 SSH (the printed hint says how). JUPYTER_TOKEN, when set, is the token; otherwise a fresh
 one is drawn.
 

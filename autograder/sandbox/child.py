@@ -15,7 +15,7 @@ grader's files. The script is the course's child parts followed by this file's t
 A message on either fd is a frame: a 40-byte header
 (the body's length, 8 bytes big-endian, then the 32-byte nonce of the request it belongs to),
 then the body, UTF-8 JSON. Every reply carries the nonce of the request it answers. A reply
-whose answer is one float per name of the call (backward's gradients) may instead have the
+whose answer is one float per name of the call (a value per name) may instead have the
 body FLOATS_MARK, the JSON part's length (8 bytes big-endian), the JSON part, then the floats
 as native 8-byte doubles: a 200,000-name answer is sent and read thirty times faster than as
 JSON text. A driver's list of answers whose last one is such a dict is sent the same way, the
@@ -159,7 +159,7 @@ def answer(module, request):
             reply["args_after"] = plain(args)
         return reply
     seconds = _clock() - start
-    if numbers_in_order(value, keys):  # e.g. backward's gradients: the parent has the names already
+    if numbers_in_order(value, keys):  # e.g. a value per name: the parent has the names already
         values = list(value.values())
         if {*map(type, values)} == {float}:
             reply = {"status": "ok", "seconds": seconds, "floats": array.array("d", values)}
