@@ -53,8 +53,8 @@ def test_a_value_json_cannot_hold_exactly_is_refused(value):
 def test_a_store_gives_back_the_cases_of_the_checks_it_was_written_for():
     held = prepared.loads(stored(), CHECKS, source_digest=DIGEST)
     assert held.examples_of(PROPERTY) == EXAMPLES[PROPERTY.id][1]
-    assert held.inputs_of(BUILT) == INPUTS[BUILT.id]
-    assert [type(c.args) for c in held.inputs_of(BUILT)] == [tuple]
+    assert held.stored_inputs(BUILT) == INPUTS[BUILT.id]
+    assert [type(c.args) for c in held.stored_inputs(BUILT)] == [tuple]
     assert held.seconds == SECONDS and not held.reason and not held.refused
 
 
@@ -78,7 +78,7 @@ def test_an_edited_entry_is_ignored_and_the_others_are_used():
     held = prepared.loads(edited, CHECKS, source_digest=DIGEST)
     assert held.examples_of(PROPERTY) is None and "damaged or edited" in held.refused[0]
     assert held.examples_of(PROPERTY) is None  # refused once, then not held
-    assert held.inputs_of(BUILT) == INPUTS[BUILT.id]
+    assert held.stored_inputs(BUILT) == INPUTS[BUILT.id]
 
 
 @pytest.mark.parametrize("damage", [
@@ -172,7 +172,7 @@ def test_prepare_writes_what_a_grader_reads_back(tmp_path, store_in_use, monkeyp
         if check.strategy is not None:
             assert len(held.examples_of(check)) >= check.examples
         elif callable(check.cases):
-            assert held.inputs_of(check) == list(check.inputs())
+            assert held.stored_inputs(check) == list(check.inputs())
     timed = [case for check in checks if check.expect == "linear_time" for case in check.inputs()]
     assert timed and all(held.seconds[(case.fn, case.label)] > 0 for case in timed)
 

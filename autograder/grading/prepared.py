@@ -205,7 +205,7 @@ class Prepared:
             return None
         return self._held(key)
 
-    def inputs_of(self, check):
+    def stored_inputs(self, check):
         """The stored cases of the course's check ``check`` (one whose inputs are built at run time), or None."""
         key = f"inputs/{check.id}"
         if key not in self.entries or not self._ours(check) or not callable(check.cases):

@@ -65,7 +65,7 @@ def inputs(check):
         return check.cases
     cached = _INPUTS.get(id(check))
     if cached is None or cached[0] is not check:
-        stored = store().inputs_of(check)
+        stored = store().stored_inputs(check)
         cached = _INPUTS[id(check)] = (check, stored if stored is not None else check.inputs())
     return cached[1]
 

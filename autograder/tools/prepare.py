@@ -85,7 +85,7 @@ def contents(checks=None):
     held = prepared.loads(data, checks)  # what a grader will read back: the very same cases, or no store
     for check in checks:
         wrote = examples.get(check.id, (0, None))[1] if check.strategy is not None else inputs.get(check.id)
-        read = held.examples_of(check) if check.strategy is not None else held.inputs_of(check)
+        read = held.examples_of(check) if check.strategy is not None else held.stored_inputs(check)
         if wrote is not None and read != list(wrote):
             raise prepared.StoreError(f"{check.id}: a case read back differs from the one written")
     return data, left_out
