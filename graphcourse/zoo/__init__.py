@@ -39,6 +39,7 @@ from autograder.course.paths import EXERCISES, reference_source
 from graphcourse.checks import FAMILIES, FUNCTIONS
 
 HERE = Path(__file__).resolve().parent
+METADATA = ("FUNCTION", "FAILS", "ALSO", "SCORES_ZERO", "MODULE", "PATCH")
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ class Entry:
     also: dict = None  # {family: why this misconception cannot help failing it too}
     scores_zero: bool = False  # an answer that ignores the input: it must earn nothing on its function
     module: str = "graph"  # the lesson module it is a version of: its base is that module's reference or stub
-    patch: tuple = ()  # ((old, new), ...): the edit of the reference's definition of FUNCTION, if the file states only that
+    patch: tuple = ()  # ((old, new), ...): the edit of the reference's FUNCTION, when the file states only that
 
     def allowed(self):
         """The families this entry may lose points in."""
@@ -65,7 +66,7 @@ def _entry(path):
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
-            if isinstance(target, ast.Name) and target.id in ("FUNCTION", "FAILS", "ALSO", "SCORES_ZERO", "MODULE", "PATCH"):
+            if isinstance(target, ast.Name) and target.id in METADATA:
                 meta[target.id] = ast.literal_eval(node.value)
     kind = path.stem.split("_", 1)[0]
     doc = (ast.get_docstring(tree) or "").strip()
@@ -100,7 +101,8 @@ def _entry(path):
 
 def _pairs(patch):
     return isinstance(patch, list) and patch and all(
-        isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(t, str) for t in pair) and pair[0] for pair in patch
+        isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(t, str) for t in pair) and pair[0]
+        for pair in patch
     )
 
 
@@ -131,7 +133,8 @@ def patched(entry, reference=None):
     where = f"the reference's {entry.function} ({entry.module}.py)"
     original = definition(reference if reference is not None else reference_source(entry.module), entry.function)
     if original is None:
-        raise ValueError(f"{entry.path.name}: {where} defines no {entry.function!r} to patch; write the whole definition")
+        raise ValueError(f"{entry.path.name}: {where} is not defined, so there is nothing to patch; "
+                         "write the whole definition")
     text = drop_markers(original)
     for n, (old, new) in enumerate(entry.patch):
         count = text.count(old)

@@ -2,26 +2,17 @@
 
 FUNCTION = "backward"
 FAILS = ["backward_every_name"]
-
-
-def backward(graph, values, output=None):
-    slopes = {
-        "add": lambda a, b, out: (1.0, 1.0),
-        "sub": lambda a, b, out: (1.0, -1.0),
-        "mul": lambda a, b, out: (b, a),
-        "div": lambda a, b, out: (1.0 / b, -a / (b * b)),
-        "sq": lambda a, out: (2.0 * a,),
-        "tanh": lambda a, out: (1.0 - out * out,),
-        "relu": lambda a, out: (1.0 if a > 0 else 0.0,),
-        "neg": lambda a, out: (-1.0,),
-    }
-    if output is None:
-        output = graph[-1][0]
-    grads = {output: 1.0}
-    for name, op, inputs in reversed(graph):
-        if name not in grads:
-            continue  # the output does not go through this node
-        local = slopes[op](*(values[i] for i in inputs), values[name])
-        for i, slope in zip(inputs, local):
-            grads[i] = grads.get(i, 0.0) + grads[name] * slope
-    return grads
+PATCH = [
+    (
+        "grads = {name: 0.0 for name in values}\n"
+        "    grads[output] = 1.0",
+        "grads = {output: 1.0}",
+    ),
+    (
+        "for name, op, inputs in reversed(graph):",
+        "for name, op, inputs in reversed(graph):\n"
+        "        if name not in grads:\n"
+        "            continue  # the output does not go through this node",
+    ),
+    ("+= grads[name] * slope  # add, never assign: fan-out sums", "= grads.get(i, 0.0) + grads[name] * slope"),
+]

@@ -1,0 +1,59 @@
+"""Zoo entries written as a patch of the reference still apply to it, each old text exactly once."""
+
+import ast
+
+import pytest
+
+from autograder.course.markers import drop_markers
+from autograder.course.paths import reference_source
+from graphcourse import zoo
+
+PATCHED = [e for e in zoo.entries() if e.patch]
+
+
+def test_the_zoo_has_patch_entries():
+    assert len(PATCHED) >= 10
+
+
+@pytest.mark.parametrize("entry", PATCHED, ids=[e.name for e in PATCHED])
+def test_every_patch_applies_once_to_the_current_reference(entry):
+    """Each old text occurs once where it is applied; the result parses, defines the function, and differs from
+    the reference's definition."""
+    reference = drop_markers(zoo.definition(reference_source(entry.module), entry.function))
+    text = reference
+    for old, new in entry.patch:
+        assert text.count(old) == 1, (entry.name, old)
+        text = text.replace(old, new)
+    assert zoo.patched(entry) == text != reference
+    assert [n.name for n in ast.parse(text).body] == [entry.function]
+    assert zoo.defined_functions(entry) == {entry.function}
+
+
+def _entry(tmp_path, patch, extra=""):
+    path = tmp_path / "buggy_made_up.py"
+    path.write_text(f'"""Made up."""\nFUNCTION = "backward"\nFAILS = ["fan_out_accumulation"]\nPATCH = {patch!r}\n{extra}',
+                    encoding="utf-8")
+    return zoo._entry(path)
+
+
+def test_a_patch_whose_old_text_is_gone_names_the_file_and_the_text(tmp_path):
+    entry = _entry(tmp_path, [("grads[i] += grads[name]", "grads[i] = grads[name]"), ("no such text here", "x")])
+    with pytest.raises(ValueError, match=r"buggy_made_up\.py: PATCH\[1\]'s old text 'no such text here' occurs 0 times"):
+        zoo.source(entry)
+
+
+def test_an_ambiguous_old_text_is_refused(tmp_path):
+    entry = _entry(tmp_path, [("grads", "g")])
+    with pytest.raises(ValueError, match=r"buggy_made_up\.py: PATCH\[0\]'s old text 'grads' occurs \d+ times"):
+        zoo.patched(entry)
+
+
+@pytest.mark.parametrize("patch, extra", [
+    ([], ""),
+    ([("a", "b", "c")], ""),
+    ([("", "x")], ""),
+    ([("a", "b")], "def backward(graph, values, output=None):\n    return {}\n"),
+])
+def test_a_malformed_patch_entry_is_refused_when_the_zoo_is_read(tmp_path, patch, extra):
+    with pytest.raises(ValueError, match=r"buggy_made_up\.py: .*PATCH"):
+        _entry(tmp_path, patch, extra)
