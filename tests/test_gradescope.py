@@ -142,19 +142,30 @@ def test_every_lesson_has_a_zip_that_states_its_total(folder):
     assert sorted(p.name for p in folder.iterdir()) == sorted(f"{lesson.assignment}.zip" for lesson in LESSONS)
 
 
-def test_the_build_says_each_total_and_refuses_an_unknown_lesson(capsys):
-    """make gradescope LESSON=nope exits 2 listing the course's lessons; the line make gradescope prints per zip."""
-    assert gradescope.main(["--lesson", "nope", "--out", "unused"]) == 2
+def test_the_build_says_each_total_and_refuses_an_unknown_lesson(capsys, monkeypatch, tmp_path):
+    """make gradescope LESSON=id writes that lesson's zip alone, after the course's store, and says the total to set;
+    LESSON=nope exits 2 listing the course's lessons, before anything is written."""
+    asked = []
+    monkeypatch.setattr(gradescope.subprocess, "run", lambda command, **_: asked.append(command))
+    assert gradescope.main(["--lesson", "nope", "--out", str(tmp_path)]) == 2
     said = capsys.readouterr().err
     assert "'nope' is no lesson of the course" in said and all(lesson.assignment in said for lesson in LESSONS)
-    assert gradescope.total_line(LESSON) == f"{LESSON.assignment}: set the assignment's total to {total(LESSON):g}"
-
-
-def test_zip_is_the_same_bytes_every_build(archive, tmp_path):
-    """Two builds of the same kit give the same zip: fixed times, sorted entries."""
-    gradescope.build(ROOT, tmp_path, [LESSON])
-    assert gradescope.zip_of(tmp_path, LESSON).read_bytes() == archive.read_bytes()
+    assert asked == [] and list(tmp_path.iterdir()) == []
+    assert gradescope.main(["--lesson", LESSON.assignment, "--out", str(tmp_path)]) == 0
+    said = capsys.readouterr().out
+    assert [command[1:] for command in asked] == [["-m", "autograder.tools.prepare"]]
     assert [p.name for p in tmp_path.iterdir()] == [f"{LESSON.assignment}.zip"]
+    assert f"set the assignment's total to {total(LESSON):g}\n" in said, said
+
+
+def test_zip_is_the_same_bytes_every_build(tmp_path):
+    """Two builds of the same kit give the same zip: fixed times, sorted entries. (The builds follow each other at
+    once, so that no edit of the checkout falls between them.)"""
+    first, again = tmp_path / "first", tmp_path / "again"
+    for folder in (first, again):
+        gradescope.build(ROOT, folder, [LESSON])
+    assert gradescope.zip_of(again, LESSON).read_bytes() == gradescope.zip_of(first, LESSON).read_bytes()
+    assert [p.name for p in again.iterdir()] == [f"{LESSON.assignment}.zip"]
 
 
 def test_scripts_read_the_root_from_the_environment():
@@ -451,3 +462,23 @@ def test_the_fixture_courses_zip_grades_under_an_isolated_interpreter(tmp_path):
     most = sum(c.points for c in checks)
     lost = sum(c.points for c in checks if c.family in entry.fails)
     assert (results["score"], results["extra_data"]["max_score"]) == (most - lost, most), results["output"]
+
+
+# ---------------------------------------------------------------- the CLI's --lesson
+
+
+def test_the_cli_refuses_a_lesson_the_course_lacks(capsys, tmp_path):
+    """grade --lesson with an id that is no lesson of the course: exit 2, listing the course's lessons."""
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["grade", str(tmp_path), "--lesson", "lesson0_nope"])
+    said = capsys.readouterr().err
+    assert stopped.value.code == cli.EXIT_CANNOT_GRADE
+    assert "'lesson0_nope' is no lesson of the course" in said and all(lesson.assignment in said for lesson in LESSONS)
+
+
+def test_another_lessons_notebook_is_named_and_not_graded():
+    """A notebook of another lesson, graded for this one, is worth 0 with a message naming the notebook to hand in."""
+    other = LESSONS[1]
+    results, _, code, said = cli.outcome(other.notebook_path(), lesson=LESSON.assignment)
+    assert code == cli.EXIT_CANNOT_GRADE and results["score"] == 0
+    assert f"this is the notebook of {other.assignment}; hand in {LESSON.notebook}" in said, said

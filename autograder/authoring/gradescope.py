@@ -81,6 +81,7 @@ if "$PYTHON" -m pip install --quiet --disable-pip-version-check uv \
     "$PYTHON" -m pip install --quiet --upgrade pip
     "$PYTHON" -m pip install --quiet --editable "$SOURCE"
 fi
+echo "setup.sh: the kit installed in ${SECONDS} s"
 # What no submission changes (drawn examples, large inputs, the reference's times on this image), worked
 # out once here instead of for every upload; grading verifies it, and works it out itself without it.
 (cd "$SOURCE" && GRAPHKIT_COURSE="{course}" "$ROOT/venv/bin/python" -m autograder.tools.prepare --force) \
