@@ -24,6 +24,7 @@ import re
 import sys
 from contextlib import contextmanager
 
+from autograder.course.active import CourseError
 from autograder.files import write_atomic
 from autograder.grading import provenance, report, visibility
 from autograder.grading.submission import SubmissionError
@@ -281,5 +282,9 @@ def main(argv=None):
     again.set_defaults(run=cmd_reproduce)
     doctor = commands.add_parser("doctor", help="report which sandbox protections this machine supports")
     doctor.set_defaults(run=cmd_doctor)
-    args = parser.parse_args(argv)
-    return args.run(args)
+    try:
+        args = parser.parse_args(argv)
+        return args.run(args)
+    except CourseError as err:  # the kit cannot find its course: a setting to fix, never a traceback
+        say(f"cannot grade: {err}", sys.stderr)
+        return EXIT_CANNOT_RUN

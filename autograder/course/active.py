@@ -6,7 +6,8 @@ A course is a Python package (the graph course is ``graphcourse``). pyproject.to
     course = "graphcourse"
 
 and the environment variable GRAPHKIT_COURSE, when set, names another (a course of one's own, or the
-fixture course of the kit's tests). The package holds its parts as submodules, each found by name
+fixture course of the kit's tests): a package importable by name, or the path of a package's folder
+anywhere on disk (GRAPHKIT_COURSE=~/courses/intervals), whose parent folder is then put on sys.path. The package holds its parts as submodules, each found by name
 when the machinery first needs it:
 
     checks     all_checks(), points_of(function): the hidden checks, one file per family
@@ -34,6 +35,7 @@ and, in the package itself:
 import functools
 import importlib
 import os
+import sys
 import tomllib
 
 from pathlib import Path
@@ -47,11 +49,32 @@ class CourseError(ImportError):
     """The course cannot be found, or lacks a part; the message names the package and the fix."""
 
 
+def _is_path(value):
+    """Does GRAPHKIT_COURSE give a folder (a path) rather than a package's dotted name?"""
+    return os.sep in value or "/" in value or value.startswith((".", "~"))
+
+
+def _from_folder(value):
+    """The package name of the course folder ``value``, its parent put first on sys.path."""
+    folder = Path(value).expanduser().resolve()
+    if not (folder / "__init__.py").is_file():
+        raise CourseError(f"{ENV}={value}: {folder} is not a course package (no __init__.py there); "
+                          "point it at the folder holding the course's __init__.py")
+    if not folder.name.isidentifier():
+        raise CourseError(f"{ENV}={value}: a course folder's name must be a Python name ({folder.name!r} is not); "
+                          "rename the folder")
+    if str(folder.parent) not in sys.path:
+        sys.path.insert(0, str(folder.parent))
+    return folder.name
+
+
 @functools.cache
 def name():
-    """The course package's name: GRAPHKIT_COURSE, else pyproject.toml's [tool.graphkit] course."""
-    if os.environ.get(ENV):
-        return os.environ[ENV]
+    """The course package's name: GRAPHKIT_COURSE (a name, or a folder found by its path), else pyproject.toml's
+    [tool.graphkit] course."""
+    value = os.environ.get(ENV)
+    if value:
+        return _from_folder(value) if _is_path(value) else value
     try:
         with open(KIT_ROOT / "pyproject.toml", "rb") as handle:
             return tomllib.load(handle)["tool"]["graphkit"]["course"]

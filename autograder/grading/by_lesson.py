@@ -10,6 +10,7 @@ anywhere wins over an untouched stub. Given a lesson (its assignment id), a hand
 that lesson alone: its notebook, or, without one, the functions the lesson grades.
 """
 
+import ast
 import json
 import time
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from autograder.course.cells import drop_unwritten_stubs, replaced_stubs
 from autograder.course.lessons import LESSONS, function_of, grade_cells, module_of
 from autograder.course.metadata import restore_metadata
 from autograder.grading import cellgrades, report
-from autograder.grading.reading import check_depth, handed_in_files, parsable, reading
+from autograder.grading.reading import MAX_PARSED_HERE, check_depth, handed_in_files, parsable, reading
 from autograder.grading.submission import (
     MODULE_NAMES,
     MODULES_SAID,
@@ -141,6 +142,42 @@ def _screened(submission):
     return Submission(submission.origin, chunks, submission.notes + notes)
 
 
+def names_defined(chunks):
+    """The top-level names the chunks define (functions, classes, assignments), or None when one does not parse
+    within the grader's budget (then only running it can tell)."""
+    names, left = set(), MAX_PARSED_HERE
+    for chunk in chunks:
+        left -= len(chunk.code)
+        if left < 0:
+            return None
+        try:
+            tree = ast.parse(chunk.code)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names.update(t.id for t in targets if isinstance(t, ast.Name))
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+    return names
+
+
+def no_lesson(submission, functions, only=None):
+    """SubmissionError when the code matches no lesson of the course: it defines none of the functions it is graded
+    on (another course's work, or the wrong file); it names the file, the course's lessons and what to hand in."""
+    defined = names_defined(submission.chunks)
+    if defined is None or defined & functions:
+        return
+    lessons = [only] if only is not None else LESSONS
+    raise SubmissionError(
+        f"{submission.origin}: matches no lesson of the course {active.name()!r}: it holds no lesson notebook and "
+        f"defines none of the functions graded ({', '.join(sorted(functions))}); hand in the notebook of "
+        f"{', '.join(lesson.assignment for lesson in lessons)}, or the module you wrote those functions in")
+
+
 def _functions_part(submission, *modules, only=None):
     """The submission's code graded on the course's functions: those of ``modules`` alone, when they are lesson modules;
     those the lesson ``only`` grades, when it is given."""
@@ -152,6 +189,7 @@ def _functions_part(submission, *modules, only=None):
         checks = [check for check in checks if check.function in functions]
     elif any(module_of(check.function) in modules for check in checks):
         checks = [check for check in checks if module_of(check.function) in modules]
+    no_lesson(submission, {check.function for check in checks}, only)
     graded = grade(submission, checks)
     return Part("functions", str(submission.origin), report.results_json(graded))
 

@@ -5,12 +5,15 @@ they never show a check's source.
 """
 
 from autograder.course import active
-from autograder.course.paths import EXERCISES_FOLDER
 from autograder.grading.compare import short
 
 # A lesson may draw with a helper of its exercises/ package, which the sandbox does not have: a cell
 # that stops there only draws, so its import error says nothing about the learner's code.
-DRAWING_HELPER_MISSING = (f"No module named '{EXERCISES_FOLDER}'",)
+def drawing_helper_missing(message):
+    """Is ``message`` the import error of the course's exercises package (or one of its modules)?"""
+    from autograder.course.paths import EXERCISES_FOLDER  # the course's folders: found when a failure is read
+
+    return message == f"No module named '{EXERCISES_FOLDER}'" or message.startswith(f"No module named '{EXERCISES_FOLDER}.")
 
 
 def describe_call(case):
@@ -82,7 +85,7 @@ def load_problems(grade, unanswered=True):
         if error.get("type") == "NotImplementedError":
             stubs.append(error["label"])
             continue
-        if error.get("type") == "ModuleNotFoundError" and error.get("message") in DRAWING_HELPER_MISSING:
+        if error.get("type") == "ModuleNotFoundError" and drawing_helper_missing(str(error.get("message"))):
             continue
         where = f" at {error['where']}" if error.get("where") else ""
         said = f": {error['message']}" if str(error.get("message", "")).strip() else ""

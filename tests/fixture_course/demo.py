@@ -5,7 +5,7 @@ from pathlib import Path
 
 from autograder.authoring.lessons import reference_blocks
 from autograder.course.lessons import LESSONS, read_lesson
-from tests.fixture_course import zoo
+from . import zoo
 
 LEARNERS = {"ada": "correct_counter", "bob": "buggy_longest_last"}
 ANSWERS = {"ada": {"WORD_COUNT": 6}, "bob": {"WORD_COUNT": 5}}

@@ -4,7 +4,7 @@ import importlib.util
 from pathlib import Path
 
 from autograder.grading import properties
-from tests.fixture_course import child_side
+from . import child_side
 
 HERE = Path(__file__).parent
 
