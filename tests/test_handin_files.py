@@ -31,7 +31,7 @@ import pytest
 from autograder.course.lessons import LESSONS
 from autograder.files import sha
 from autograder.nbgrader.course_folder import Course
-from autograder.pipeline import collect, handins
+from autograder.pipeline import collect, folder_scan, handins, names
 from tests.conftest import ROOT, prepared_course
 
 DATA = json.loads((ROOT / "tests" / "hostile_handins" / "handin_files.json").read_text(encoding="utf-8"))
@@ -101,7 +101,8 @@ def test_a_swap_for_a_link_between_check_and_read_brings_no_solutions(template, 
     source = source_notebook(course)
     assert "BEGIN SOLUTION" in source.read_text(encoding="utf-8")
     link, target = ((handed / "mal" / A / NB, source) if what == "notebook" else (handed / "mal" / A, source.parent))
-    real, swapped = getattr(handins, moment), []
+    owner = folder_scan if moment == "scan" else handins  # the module that calls it at that moment
+    real, swapped = getattr(owner, moment), []
 
     def then_swap(*args, **kwargs):
         result = real(*args, **kwargs)
@@ -110,7 +111,7 @@ def test_a_swap_for_a_link_between_check_and_read_brings_no_solutions(template, 
             swapped.append(moment)
         return result
 
-    monkeypatch.setattr(handins, moment, then_swap)
+    monkeypatch.setattr(owner, moment, then_swap)
     handins.mirror(course, handed, "swap")
     assert swapped == [moment]
     text = mirrored(course, "mal")
@@ -129,7 +130,7 @@ def test_a_hard_link_a_folder_or_a_pipe_in_the_notebooks_place_is_that_learners_
         write(handed / student / A / NB, own_notebook(course, student))
     (handed / "mal" / A).mkdir(parents=True)
     os.link(source_notebook(course), handed / "mal" / A / NB)
-    real = handins.scan
+    real = folder_scan.scan
 
     def then_a_folder(*args, **kwargs):
         found = real(*args, **kwargs)
@@ -139,7 +140,7 @@ def test_a_hard_link_a_folder_or_a_pipe_in_the_notebooks_place_is_that_learners_
         os.mkfifo(handed / "zed" / A / NB)
         return found
 
-    monkeypatch.setattr(handins, "scan", then_a_folder)
+    monkeypatch.setattr(folder_scan, "scan", then_a_folder)
     handins.mirror(course, handed, "links")
     problems = course.problems()
     assert "# ada's own work" in mirrored(course, "ada") and f"ada/{A}/{NB}" not in problems
@@ -265,7 +266,7 @@ def test_bidi_and_control_characters_in_names_are_escaped_in_every_note(template
     name or a download's entry name is shown escaped, in the mirror's notes and the collector's."""
     names = DATA["names"]
     for name in names:
-        shown = handins.show(name)
+        shown = names.show(name)
         assert_printable([shown])
         assert shown != name and ("\\u" in shown or "\\x" in shown), shown
     course = fresh(template, tmp_path)

@@ -22,7 +22,7 @@ import pytest
 
 from autograder.course.lessons import LESSONS
 from autograder.grading.by_lesson import lesson_points
-from autograder.pipeline import batch, canvas, collect, handins, outputs, timestamps
+from autograder.pipeline import batch, canvas, collect, folder_scan, learner_ids, outputs, timestamps
 from autograder.pipeline.cohort_report import csv_text
 from graphcourse import demo
 from tests.conftest import prepared_course
@@ -63,20 +63,20 @@ def test_a_download_keeps_each_learners_canvas_ids(tmp_path):
     collect.collect(first, dest, A)
     collect.collect(download(tmp_path / "two.zip", [(f"ada_1001_2011_{LESSON2.notebook}", "{}", (2026, 3, 9, 7, 0, 0))]),
                     dest, LESSON2.assignment)
-    ids = collect.lms_ids(dest.parent)
+    ids = learner_ids.lms_ids(dest.parent)
     assert ids == {
         A: {"ada": {"login": "ada", "user_id": "1001", "submission_id": "2001"},
             "alan": {"login": "alan", "user_id": "1002", "submission_id": "2002"},
             "grace": {"login": "grace", "user_id": "1003", "submission_id": "2003"}},
         LESSON2.assignment: {"ada": {"login": "ada", "user_id": "1001", "submission_id": "2011"}},
     }
-    kept = json.loads((dest.parent / collect.LMS_IDS).read_text(encoding="utf-8"))
+    kept = json.loads((dest.parent / learner_ids.LMS_IDS).read_text(encoding="utf-8"))
     kept[A]["grace"]["user_id"] = "=HYPERLINK(1)"
     kept[A]["../x"] = kept[A]["ada"]
     kept["no_such_lesson"] = {}
-    (dest.parent / collect.LMS_IDS).write_text(json.dumps(kept), encoding="utf-8")
-    assert set(collect.lms_ids(dest.parent)) == {A, LESSON2.assignment}
-    assert set(collect.lms_ids(dest.parent)[A]) == {"ada", "alan"}
+    (dest.parent / learner_ids.LMS_IDS).write_text(json.dumps(kept), encoding="utf-8")
+    assert set(learner_ids.lms_ids(dest.parent)) == {A, LESSON2.assignment}
+    assert set(learner_ids.lms_ids(dest.parent)[A]) == {"ada", "alan"}
 
 
 def test_the_export_has_canvas_import_columns_keyed_by_canvas_ids():
@@ -102,20 +102,20 @@ def test_the_export_has_canvas_import_columns_keyed_by_canvas_ids():
 
 
 def test_an_input_is_graded_on_the_lessons_it_holds(tmp_path):
-    """handins.held: the lessons some learner has a folder for (or a known problem names); a learner folder with no
+    """folder_scan.held: the lessons some learner has a folder for (or a known problem names); a learner folder with no
     lesson folder gets a stand-in for those lessons only; an input with no lesson folder is held to every lesson."""
     source = tmp_path / "in"
     (source / "ada" / A).mkdir(parents=True)
     (source / "ada" / A / NB).write_text("{}", encoding="utf-8")
     (source / "grace").mkdir()
-    assert handins.held(source) == {A}
-    assert handins.held(source, {("alan", LESSON2.assignment): "not handed in"}) == {A, LESSON2.assignment}
-    found = handins.scan(source)
+    assert folder_scan.held(source) == {A}
+    assert folder_scan.held(source, {("alan", LESSON2.assignment): "not handed in"}) == {A, LESSON2.assignment}
+    found = folder_scan.scan(source)
     assert set(found.standins) == {f"grace/{A}/{NB}"}
     empty = tmp_path / "empty"
     (empty / "grace").mkdir(parents=True)
-    assert handins.held(empty) == {lesson.assignment for lesson in LESSONS}
-    assert {r.split("/")[1] for r in handins.scan(empty).standins} == {lesson.assignment for lesson in LESSONS}
+    assert folder_scan.held(empty) == {lesson.assignment for lesson in LESSONS}
+    assert {r.split("/")[1] for r in folder_scan.scan(empty).standins} == {lesson.assignment for lesson in LESSONS}
 
 
 @pytest.fixture(scope="module")
@@ -152,7 +152,7 @@ def test_the_demo_download_collects_into_the_demos_own_hand_ins(demo_course, tmp
     ken = timestamps.canonical((dest / "ken" / A / "timestamp.txt").read_bytes()).strip()
     late = datetime.datetime.strptime(ken, timestamps.FORMAT) - dues[A]
     assert late == demo.LATE
-    user_ids = {row["user_id"] for row in collect.lms_ids(dest.parent)[A].values()}
+    user_ids = {row["user_id"] for row in learner_ids.lms_ids(dest.parent)[A].values()}
     assert len(user_ids) == len(handing_in)
 
 
@@ -193,6 +193,6 @@ def test_a_collected_download_is_graded_alone_and_exported_for_canvas(demo_cours
     exported = list(csv.reader(io.StringIO((out / canvas.EXPORT).read_text(encoding="utf-8"))))
     assert exported[0] == CANVAS_COLUMNS + [A] and any("new assignment" in line for line in said)
     by_id = {row[1]: (row[0], row[5]) for row in exported[1:]}
-    ids = {student: row["user_id"] for student, row in collect.lms_ids(out / "collected")[A].items()}
+    ids = {student: row["user_id"] for student, row in learner_ids.lms_ids(out / "collected")[A].items()}
     assert by_id == {ids["ada"]: ("ada", f"{most:g}"), ids["ken"]: ("ken", f"{most * 0.9:g}"),
                      ids["margaret"]: ("margaret", "0")}

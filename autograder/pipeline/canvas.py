@@ -45,8 +45,8 @@ from autograder.files import write_if_changed
 from autograder.nbgrader.course_folder import BatchError, Course
 from autograder.pipeline import timestamps
 from autograder.pipeline.cohort_report import csv_text
-from autograder.pipeline.collect import lms_ids
-from autograder.pipeline.handins import TIMESTAMP
+from autograder.pipeline.learner_ids import lms_ids
+from autograder.pipeline.timestamps import TIMESTAMP
 
 COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")  # Canvas's own, before the assignments
 EXPORT = "canvas.csv"  # in OUT

@@ -28,7 +28,7 @@ Here:
   ``_``, so no other learner has it), with a note naming them all. The student id
   given to each learner is kept beside DEST (``learners.json`` in DEST's parent, so
   DEST stays a submitted/ folder), and later downloads give the same learner the
-  same id; a newcomer whose login an earlier learner has gets an id of their own;
+  same id (autograder/pipeline/learner_ids.py); a newcomer whose login an earlier learner has gets an id of their own;
 * an entry name that appears more than once in the download (which no LMS writes)
   is read once, the last of them, with a note naming the entry and what was kept;
 * nothing inside the download is unpacked but notebooks: an uploaded archive (.zip,
@@ -59,8 +59,9 @@ from autograder.course.lessons import LESSONS
 from autograder.files import write_atomic
 from autograder.grading.submission import MAX_NOTEBOOK_BYTES
 from autograder.nbgrader.course_folder import BatchError, remove
-from autograder.pipeline import refusals
-from autograder.pipeline.handins import ID_RULE, TIMESTAMP, is_safe_id, show, visible
+from autograder.pipeline import learner_ids, refusals
+from autograder.pipeline.names import ID_RULE, is_safe_id, show, visible
+from autograder.pipeline.timestamps import TIMESTAMP
 
 MAX_ENTRY_BYTES = MAX_NOTEBOOK_BYTES  # 100 MB a file: a larger notebook is not graded anyway
 MAX_TOTAL_BYTES = 1_000_000_000  # 1 GB unpacked from one download, in all
@@ -72,13 +73,10 @@ CANVAS_NAME = re.compile(
     r"(?P<student_id>[^_/\\]+)_(?P<late>LATE_)?(?P<user_id>[0-9]+)_(?P<submission_id>[0-9]+)_(?P<file>[^/\\]+)"
 )
 RESUBMISSION = re.compile(r"(?P<stem>.*?)(?:-(?P<copy>[0-9]+))?(?P<extension>\.[A-Za-z0-9]+)?")
-USER_ID = re.compile(r"[0-9]+")
 SAFE_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.()+-]{0,150}\.ipynb")
 ARCHIVES = (".zip", ".gz", ".tgz", ".tar", ".bz2", ".xz", ".7z", ".rar", ".zst", ".lz", ".lzma", ".z")
 NO_TIME = (1980, 1, 1, 0, 0, 0)  # what a zip entry says when it has no time
 PROBLEMS = ".problems.json"  # in DEST: {assignment: {student id: problem}} of learners with nothing to unpack
-LEARNERS = "learners.json"  # beside DEST: {LMS user id: student id} of every learner collected so far
-LMS_IDS = "lms_ids.json"  # beside DEST: {assignment: {student id: {login, user_id, submission_id}}}, for the export back
 LESSON_IDS = frozenset(lesson.assignment for lesson in LESSONS)
 
 
@@ -145,66 +143,6 @@ def _once_each(infos, zip_name):
                          f"bytes) is read, {earlier} not; an LMS writes each name once, so "
                          "download the submissions again")
     return [info for info in infos if last[info.filename] is info], notes
-
-
-def _known_learners(dest):
-    """{(login, user id): student id} that earlier downloads gave, from beside dest; each id given once."""
-    try:
-        known = json.loads((dest.parent / LEARNERS).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    given, taken = {}, set()
-    for key, student in sorted(known.items() if isinstance(known, dict) else ()):
-        login, _, user_id = key.partition("/")
-        if (is_safe_id(login) and "_" not in login and USER_ID.fullmatch(user_id) and isinstance(student, str)
-                and is_safe_id(student) and student not in taken):
-            given[login, user_id] = student
-            taken.add(student)
-    return given
-
-
-def _numeric(user_id):
-    return len(user_id), user_id  # digit strings in numeric order, however long
-
-
-def student_ids(uploads, known, zip_name):
-    """({(login, user id): student id}, notes): each LMS user id of a login is a learner of their own.
-
-    A learner that ``known`` (earlier downloads) gives an id keeps it. Otherwise a login
-    held by one user id alone, here and in earlier downloads, is its student id; a login
-    shared gives ``<login>_<user id>``.
-    """
-    holders, earlier = {}, {}
-    for upload in uploads:
-        holders.setdefault(upload.student, set()).add(upload.user_id)
-    for login, user_id in known:
-        earlier.setdefault(login, set()).add(user_id)
-    given, notes = {}, []
-    for login, user_ids in sorted(holders.items()):
-        here = sorted(user_ids, key=_numeric)
-        for user_id in here:
-            if (login, user_id) in known:
-                given[login, user_id] = known[login, user_id]
-            elif len(here) == 1 and not earlier.get(login, set()) - {user_id}:
-                given[login, user_id] = login
-            else:
-                given[login, user_id] = f"{login}_{user_id}"
-        before = sorted(earlier.get(login, set()) - user_ids, key=_numeric)
-        rows = " and ".join(f"{show(given[login, u])} (user id {u})" for u in here)
-        also = f"user id(s) {', '.join(before)} of an earlier download"
-        if len(here) > 1:
-            notes.append(f"{zip_name}: the login {show(login)} is shared by LMS user ids {', '.join(here)}"
-                         f"{f' (and {also})' if before else ''}: graded as {rows}, one row each; "
-                         "each keeps that student id in later downloads")
-        elif (login, here[0]) not in known and given[login, here[0]] != login:
-            notes.append(f"{zip_name}: the login {show(login)} of LMS user id {here[0]} is that of {also} too: "
-                         f"graded as {rows}, a row of its own; it keeps that student id in later downloads")
-    for key, student in sorted(given.items()):
-        if not is_safe_id(student):
-            notes.append(f"{zip_name}: {show(key[0])} of LMS user id {key[1]}: {show(student)} is not a safe "
-                         f"student id ({ID_RULE}); their hand-ins were not read: give them a shorter login in the LMS")
-            del given[key]
-    return given, notes
 
 
 def guess_assignment(uploads, zip_name):
@@ -329,8 +267,8 @@ def collect(zip_file, dest, assignment=None):
                              "pass the zip of the LMS's Download Submissions")
         assignment = assignment or guess_assignment(uploads, zip_file.name)
         lesson = lessons[assignment]
-        known = _known_learners(dest)
-        given, said = student_ids(uploads, known, zip_file.name)
+        known = learner_ids.known_learners(dest)
+        given, said = learner_ids.student_ids(uploads, known, zip_file.name)
         notes += said
         learners = {}  # {student id: _Learner}: one per login and LMS user id
         for upload in uploads:
@@ -342,7 +280,7 @@ def collect(zip_file, dest, assignment=None):
 
         _clear(dest, assignment)
         record = {f"{login}/{user_id}": student for (login, user_id), student in {**known, **given}.items()}
-        write_atomic(dest.parent / LEARNERS, json.dumps(record, indent=1, sort_keys=True) + "\n")
+        write_atomic(dest.parent / learner_ids.LEARNERS, json.dumps(record, indent=1, sort_keys=True) + "\n")
         total, files = 0, 0
         queue = sorted(((learner, upload) for learner in learners.values() for upload in learner.chosen),
                        key=lambda pair: (pair[1].info.file_size, pair[1].student, pair[1].name))
@@ -386,48 +324,8 @@ def collect(zip_file, dest, assignment=None):
                 problems[student] = (f"{lesson.notebook}: not handed in: in the LMS download, {reasons}; "
                                      f"hand in the lesson notebook itself, as {lesson.notebook}")
         collected.problems = _remember(dest, assignment, problems)
-        _keep_ids(dest, assignment, learners)
+        learner_ids.keep_ids(dest, assignment, learners)
         return collected
-
-
-def _keep_ids(dest, assignment, learners):
-    """Keep the LMS's ids of this download's learners beside dest (LMS_IDS), with those of other assignments.
-
-    Every learner of the download is kept, graded or not: the LMS has a submission of
-    theirs, and the export back to it (autograder/pipeline/canvas.py) gives it a score.
-    The submission id is the one of the upload graded (the latest), else of the latest upload.
-    """
-    known = lms_ids(dest.parent)
-    ids = {}
-    for student, learner in sorted(learners.items()):
-        upload = max(learner.written or learner.uploads, key=lambda u: u.order)
-        ids[student] = {"login": upload.student, "user_id": upload.user_id, "submission_id": upload.submission_id}
-    known[assignment] = ids
-    write_atomic(dest.parent / LMS_IDS, json.dumps(known, indent=1, sort_keys=True) + "\n")
-
-
-def lms_ids(folder):
-    """{assignment: {student id: {"login", "user_id", "submission_id"}}} kept in ``folder`` by earlier downloads.
-
-    Only well-formed rows are read (a lesson of the course, a safe student id, digit ids),
-    so a damaged file loses its bad rows and nothing else.
-    """
-    try:
-        known = json.loads((Path(folder) / LMS_IDS).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    kept = {}
-    for assignment, by in (known.items() if isinstance(known, dict) else ()):
-        if assignment not in LESSON_IDS or not isinstance(by, dict):
-            continue
-        kept[assignment] = {
-            student: {key: row[key] for key in ("login", "user_id", "submission_id")}
-            for student, row in by.items()
-            if is_safe_id(student) and isinstance(row, dict)
-            and all(isinstance(row.get(key), str) for key in ("login", "user_id", "submission_id"))
-            and is_safe_id(row["login"]) and USER_ID.fullmatch(row["user_id"]) and USER_ID.fullmatch(row["submission_id"])
-        }
-    return kept
 
 
 def _remember(dest, assignment, problems):

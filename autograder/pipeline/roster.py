@@ -21,7 +21,7 @@ import io
 import sys
 from pathlib import Path
 
-from autograder.pipeline.handins import ID_RULE, is_safe_id, show
+from autograder.pipeline.names import ID_RULE, is_safe_id, show
 
 FIELDS = ("first_name", "last_name", "email", "lms_user_id")  # nbgrader's Student columns besides id
 ALIASES = {"student_id": "id"}

@@ -17,6 +17,7 @@ what was found and the fix; the caller names the file.
 import datetime
 import re
 
+TIMESTAMP = "timestamp.txt"  # the file of a hand-in's time, beside its notebook (nbgrader's name)
 MAX_BYTES = 1000
 FORMAT = "%Y-%m-%d %H:%M:%S.%f UTC"
 WRITTEN = "2025-03-14 08:00:00.000000 UTC"  # an example of nbgrader's own format, for the messages
