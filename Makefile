@@ -57,9 +57,10 @@ test-postgres: $(PG_READY)
 test-fast: $(READY)
 	$(BIN)/python -m pytest --impl=solutions -m "not slow" $(PARALLEL)
 
-## make check [TASK=name]: public tests on your code in exercises/: the six lessons' 13 tasks in five modules, or one task (exercises/tasks.py lists them in lesson order)
+## make check [TASK=name]: public tests on your code in exercises/: the six lessons' 13 tasks in five modules, or one task
+## (exercises/tasks.py lists them in lesson order); GRAPHKIT_COURSE=path/to/course runs that course's public tests
 check: $(READY)
-	$(BIN)/python -m pytest exercises/tests $(if $(TASK),-m task_$(TASK))
+	$(BIN)/python -m autograder.authoring.public_tests $(if $(TASK),--task $(TASK))
 
 ## make stubs: regenerate the stubs in exercises/ (one per module of solutions/) and exercises/tasks.py
 stubs: $(READY)

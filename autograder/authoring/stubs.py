@@ -106,6 +106,9 @@ def main(argv=None) -> int:
             print(f"{path.relative_to(ROOT)} has drifted from {REFERENCES_FOLDER}/: run `make stubs`", file=sys.stderr)
             drifted = 1
         else:
+            if not path.parent.is_dir():
+                print(f"made the folder {path.parent}: the stubs learners edit live there")
+                path.parent.mkdir(parents=True)
             path.write_text(text, encoding="utf-8")
             print(f"wrote {path.relative_to(ROOT)}")
     return drifted

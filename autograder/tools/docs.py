@@ -38,12 +38,16 @@ def zoo_table():
              "|---|---|---|---|---|"]
     correct = []
     for entry in zoo.entries():
+        description = getattr(entry, "description", "")  # a course's zoo may say less than the graph course's
         if entry.kind != "buggy":
-            correct.append(f"- `{entry.name}`: {entry.description}")
+            correct.append(f"- `{entry.name}`: {description}")
             continue
-        also = sorted(entry.allowed() - set(entry.fails))
-        what = entry.description + (" (answers the same whatever the input: earns nothing)" if entry.scores_zero else "")
-        lines.append(f"| `{entry.name}` | {entry.function} | {what} | {', '.join(entry.fails)} | {', '.join(also)} |")
+        allowed = getattr(entry, "allowed", None)
+        also = sorted(allowed() - set(entry.fails)) if callable(allowed) else []
+        zero = getattr(entry, "scores_zero", False)
+        what = description + (" (answers the same whatever the input: earns nothing)" if zero else "")
+        function = getattr(entry, "function", "")
+        lines.append(f"| `{entry.name}` | {function} | {what} | {', '.join(entry.fails)} | {', '.join(also)} |")
     return "\n".join(lines) + "\n\nCorrect styles, each of which must earn full marks:\n\n" + "\n".join(correct)
 
 
@@ -67,14 +71,23 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m autograder.tools.docs", description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if a block is stale")
     args = parser.parse_args(argv)
+    if not PAGE.is_file():
+        print(f"{PAGE}: no such page; `{COMMAND}` writes into it: create it with, for each of "
+              f"{', '.join(BLOCKS)}, the two lines '<!-- begin NAME: written by {COMMAND}; do not edit -->' and "
+              "'<!-- end NAME -->'", file=sys.stderr)
+        return 2
     if args.check:
         behind = stale()
         if behind:
-            print(f"{PAGE.relative_to(ROOT)}: stale blocks {', '.join(behind)}; run `{COMMAND}`", file=sys.stderr)
+            print(f"{PAGE}: stale blocks {', '.join(behind)}; run `{COMMAND}`", file=sys.stderr)
         return 1 if behind else 0
-    for name, make in BLOCKS.items():
-        marked.rewrite(PAGE, name, make(), COMMAND)
-    print(f"wrote {PAGE.relative_to(ROOT)}")
+    try:
+        for name, make in BLOCKS.items():
+            marked.rewrite(PAGE, name, make(), COMMAND)
+    except marked.MissingBlock as err:
+        print(err, file=sys.stderr)
+        return 2
+    print(f"wrote {PAGE}")
     return 0
 
 
