@@ -56,9 +56,14 @@ def _tree(folder: Path, prefix: str):
     return files
 
 
+def within_kit():
+    """Does the course sit inside the kit's checkout (as the graph course does), rather than in a folder of its own?"""
+    return paths.ROOT.is_relative_to(active.KIT_ROOT)
+
+
 def course_folder(root: Path):
     """The course's folder: in the checkout ``root`` where the course sits inside the kit, else where it is."""
-    if paths.ROOT.is_relative_to(active.KIT_ROOT):
+    if within_kit():
         return root / paths.ROOT.relative_to(active.KIT_ROOT)
     return paths.ROOT
 
@@ -168,10 +173,11 @@ def write(files, out: Path, root: Path):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m autograder.authoring.release", description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=active.KIT_ROOT, help="the kit checkout to build from (default: this one)")
-    parser.add_argument("--out", type=Path, help="where to write the bundle (default: ROOT/dist/learner)")
+    parser.add_argument("--out", type=Path, help="where to write the bundle (default: ROOT/dist/learner, or the "
+                        "course's own folder's dist/learner for a course kept outside the kit)")
     args = parser.parse_args(argv)
     root = args.root.resolve()
-    out = args.out if args.out is not None else root / OUT
+    out = args.out if args.out is not None else (root if within_kit() else paths.ROOT) / OUT
     try:
         files = bundle(root)
         problems = leaks(files, root)
