@@ -31,7 +31,8 @@ import pytest
 from autograder.course.lessons import LESSONS
 from autograder.files import sha
 from autograder.nbgrader.course_folder import Course
-from autograder.pipeline import collect, folder_scan, handins, names
+from autograder.pipeline import collect, folder_scan, handins
+from autograder.pipeline.names import show
 from tests.conftest import ROOT, prepared_course
 
 DATA = json.loads((ROOT / "tests" / "hostile_handins" / "handin_files.json").read_text(encoding="utf-8"))
@@ -266,7 +267,7 @@ def test_bidi_and_control_characters_in_names_are_escaped_in_every_note(template
     name or a download's entry name is shown escaped, in the mirror's notes and the collector's."""
     names = DATA["names"]
     for name in names:
-        shown = names.show(name)
+        shown = show(name)
         assert_printable([shown])
         assert shown != name and ("\\u" in shown or "\\x" in shown), shown
     course = fresh(template, tmp_path)

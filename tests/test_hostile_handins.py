@@ -38,7 +38,8 @@ from autograder.course.paths import NOTEBOOKS
 from autograder.nbgrader.course_folder import BatchError, Course
 from autograder.nbgrader.sanitize.markdown import render_markdown, safe_markdown
 from autograder.nbgrader.sanitize.notebook import sanitize_notebook
-from autograder.pipeline import batch, cohort_report, collect, names, outputs
+from autograder.pipeline import batch, cohort_report, collect, outputs
+from autograder.pipeline.names import SHOWN_NAMES, show
 from graphcourse import demo
 from tests.conftest import ROOT, prepared_course
 
@@ -210,7 +211,7 @@ def test_unsafe_folder_names_are_reported_and_touch_no_one(folder_run):
     """Newline, glob characters, comma, '=' and a leading dot: each folder is named in a note with the fix; ada keeps her grades."""
     said = folder_run.said
     for name in BAD_FOLDERS:
-        shown = names.show(name)
+        shown = show(name)
         assert f"{shown}: not a safe student id" in said and "rename it to the learner's id" in said, name
     assert set(folder_run.cohort.learners) == GOOD_LEARNERS
     assert {row["student_id"] for row in folder_run.grades} == GOOD_LEARNERS
@@ -373,7 +374,7 @@ def test_download_problems_are_lines_of_the_report(download_run):
     """Bad logins and an entry inside a folder of the download are each a line naming the entry, printed and in the report."""
     said, report = download_run.said, html.unescape(download_run.report)
     lines = [
-        f"submissions.zip: {names.show(f'ev{chr(10)}il_1006_2006_{LESSON1.notebook}')}: the login 'ev\\nil' is not a safe student id",
+        f"submissions.zip: {show(f'ev{chr(10)}il_1006_2006_{LESSON1.notebook}')}: the login 'ev\\nil' is not a safe student id",
         f"submissions.zip: a*_1007_2007_{LESSON1.notebook}: the login a* is not a safe student id",
         f"submissions.zip: submissions/ada_1001_2001_{LESSON1.notebook}: inside a folder of the download",
     ]
@@ -643,7 +644,7 @@ said["notes"] = found.notes
 """, source=tmp_path / "handed_in")
     problem = said["problems"][f"mal/{LESSON1.assignment}/{LESSON1.notebook}"]
     assert len(problem) < 1_000 and "f00000, f00001, f00002, f00003, f00004 and 79,995 more" in problem, problem
-    assert len(said["notes"]) == names.SHOWN_NAMES + 1 and "16 more entries skipped" in said["notes"][-1], said["notes"]
+    assert len(said["notes"]) == SHOWN_NAMES + 1 and "16 more entries skipped" in said["notes"][-1], said["notes"]
     assert said["peak_mb"] < COST_MB, said
 
 
