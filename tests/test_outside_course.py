@@ -1,0 +1,119 @@
+"""A course kept in a folder of its own, outside the kit's checkout: every command finds it through GRAPHKIT_COURSE.
+
+The fixture course (tests/fixture_course/) is copied once into a temporary folder, and make grade, the CLI,
+make check, make stubs, make notebooks, make docs and make release run on the copy, each in a process of its
+own started with GRAPHKIT_COURSE=<the copy's path>. The make targets are run with the venv taken as it is
+(-o), so no test ever sets it up again.
+"""
+
+import csv
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow
+
+FIXTURE = ROOT / "tests" / "fixture_course"
+GENERATED = shutil.ignore_patterns("__pycache__", ".prepared.json", "dist", ".pytest_cache")
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    """(the copy's folder, the environment naming it): a copy of the fixture course, far from the checkout."""
+    folder = tmp_path_factory.mktemp("elsewhere") / "fixture_course"
+    shutil.copytree(FIXTURE, folder, ignore=GENERATED)
+    assert not folder.is_relative_to(ROOT)
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    return folder, dict(env, GRAPHKIT_COURSE=str(folder))
+
+
+def make(course, *targets, **settings):
+    folder, env = course
+    line = ["make", "--no-print-directory", "-C", str(ROOT), "-o", ".venv/.ready", *targets,
+            *(f"{key}={value}" for key, value in settings.items())]
+    return subprocess.run(line, env=env, capture_output=True, text=True, timeout=600)
+
+
+def cli(course, *args):
+    folder, env = course
+    return subprocess.run([sys.executable, "-m", "autograder", *args], cwd=folder.parent, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_the_cli_grades_a_handin_of_that_course_and_says_when_one_matches_no_lesson(course):
+    folder, _env = course
+    done = cli(course, "grade", str(folder / "solutions" / "words.py"))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("words.py: 12/12"), done.stdout
+    other = cli(course, "grade", str(ROOT / "solutions" / "graph.py"))
+    assert other.returncode == 2, other.stdout + other.stderr
+    assert "matches no lesson of the course 'fixture_course'" in other.stderr and "lesson1_words" in other.stderr
+
+
+def test_the_cli_says_when_the_course_cannot_be_found(course, tmp_path):
+    folder, env = course
+    done = subprocess.run([sys.executable, "-m", "autograder", "grade", str(folder / "solutions" / "words.py")],
+                          env=dict(env, GRAPHKIT_COURSE=str(tmp_path / "no_course")), capture_output=True, text=True)
+    assert done.returncode == 3 and "Traceback" not in done.stderr, done.stderr
+    assert f"{tmp_path / 'no_course'}" in done.stderr and "__init__.py" in done.stderr
+
+
+def test_make_stubs_and_make_notebooks_write_that_course_s_files(course):
+    folder, _env = course
+    stub, source = folder / "exercises" / "words.py", folder / "notebooks" / "source" / "lesson1_words" / "words.ipynb"
+    wanted = {stub: stub.read_text(encoding="utf-8"), source: source.read_text(encoding="utf-8")}
+    stub.unlink()
+    source.unlink()
+    for target in ("stubs", "notebooks"):
+        done = make(course, target)
+        assert done.returncode == 0, done.stdout + done.stderr
+    assert {path: path.read_text(encoding="utf-8") for path in wanted} == wanted
+
+
+def test_make_docs_writes_that_course_s_page(course):
+    folder, _env = course
+    page = folder / "docs" / "checks.md"
+    written = page.read_text(encoding="utf-8")
+    page.write_text(written.replace("buggy_longest_last", "(gone)"), encoding="utf-8")
+    done = make(course, "docs")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert page.read_text(encoding="utf-8") == written
+    assert (ROOT / "docs" / "checks.md").read_text(encoding="utf-8").count("buggy_longest_last") == 0
+
+
+def test_make_check_runs_that_course_s_public_tests(course):
+    folder, _env = course
+    stubbed = make(course, "check")
+    assert stubbed.returncode != 0 and "check_words.py" in stubbed.stdout, stubbed.stdout
+    stub = folder / "exercises" / "words.py"
+    kept = stub.read_text(encoding="utf-8")
+    try:
+        shutil.copy(folder / "solutions" / "words.py", stub)
+        solved = make(course, "check")
+        assert solved.returncode == 0 and "3 passed" in solved.stdout, solved.stdout
+    finally:
+        stub.write_text(kept, encoding="utf-8")
+
+
+def test_make_grade_grades_that_course_s_demo_cohort(course, tmp_path):
+    done = make(course, "grade", OUT=tmp_path / "out", JOBS=2)
+    assert done.returncode == 0, done.stdout + done.stderr
+    with open(tmp_path / "out" / "grades.csv", newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert rows and {row["student_id"] for row in rows} == {"ada", "bob"}, rows
+
+
+def test_make_release_writes_that_course_s_bundle_beside_it(course):
+    folder, _env = course
+    done = make(course, "release")
+    assert done.returncode == 0, done.stdout + done.stderr
+    bundle = folder / "dist" / "learner"
+    assert (bundle / "notebooks" / "lesson1_words" / "words.ipynb").is_file()
+    assert (bundle / "exercises" / "words.py").read_text(encoding="utf-8") == \
+        (folder / "exercises" / "words.py").read_text(encoding="utf-8")
+    assert not (bundle / "solutions").exists()
