@@ -88,23 +88,12 @@ c.AssignLatePenalties.plugin_class = "autograder.nbgrader.late_penalty.PercentPe
 c.PercentPerDay.percent_per_day = 10
 
 # Due dates, set in the gradebook by `make grade`; a later timestamp.txt (for `make collect`, the upload
-# time in the LMS download) is late. A course's own dates are written out, e.g.
-#     c.Deadlines.due = {"lesson1_graphs": "2026-03-13 23:59:00 UTC", ...}
-# The demo course's are relative to the day it is graded: lesson 1 was due at the end of yesterday (UTC),
-# each later lesson two weeks after the one before, so hand-ins made today are graded as a current term's
-# would be (the demo cohort's timestamps, and its LMS download, `make demo-download`, are placed around them).
-# GRAPHKIT_DEMO_DAY=YYYY-MM-DD grades as if on that day instead: runs that straddle midnight then agree.
-import datetime as _datetime  # noqa: E402
-import os as _os  # noqa: E402
+# time in the LMS download) is late. Each lesson gives its own on its first line (notebooks/lessons/:
+# due="2026-03-13 23:59:00 UTC"); the graph course's lessons give none, and its dates part gives the
+# demo term's, relative to the day it is graded (graphcourse/dates.py).
+from autograder.course.due_dates import due_dates  # noqa: E402
 
-_DAY = _os.environ.get("GRAPHKIT_DEMO_DAY", "")
-_TODAY = _datetime.date.fromisoformat(_DAY) if _DAY else _datetime.datetime.now(_datetime.timezone.utc).date()
-_LESSON1_DUE = _TODAY - _datetime.timedelta(days=1)
-c.Deadlines.due = {
-    assignment: f"{_LESSON1_DUE + _datetime.timedelta(weeks=2 * number)} 23:59:00 UTC"
-    for number, assignment in enumerate(("lesson1_graphs", "lesson2_backward", "lesson3_tape", "lesson4_order",
-                                          "lesson5_memory", "lesson6_symbolic"))
-}
+c.Deadlines.due = due_dates()
 
 # ---------------------------------------------------------------- Gradescope and Canvas
 

@@ -21,6 +21,7 @@ when the machinery first needs it:
     demo       the demo cohort, built from the zoo
     bench      the course's own figures for make bench: SMALL_CALL (function, args), figures(progress) -> line
     mutants    optional: TABLES, EQUIVALENT and GAPS of make mutants
+    dates      optional: due(assignments) -> {assignment: due date}, for lessons whose own settings give none
     widgets    optional: saved_answers(nb, label) -> ({NAME: value}, [notes]) and chunks(nb, label) ->
                ([(label, code)], [notes]): what the notebooks' widgets saved besides their cells
 
@@ -42,7 +43,7 @@ from pathlib import Path
 
 KIT_ROOT = Path(__file__).resolve().parents[2]  # the kit's checkout: pyproject.toml, autograder/
 ENV = "GRAPHKIT_COURSE"
-PARTS = ("checks", "judges", "answers", "diagnose", "picture", "zoo", "demo", "bench", "widgets", "mutants")
+PARTS = ("checks", "judges", "answers", "diagnose", "picture", "zoo", "demo", "bench", "widgets", "mutants", "dates")
 
 
 class CourseError(ImportError):

@@ -10,7 +10,8 @@ with a header line, and a cell's settings sit on that line, next to the cell:
 
     # %% lesson notebook="computation_graphs.ipynb"  the first cell: the notebook the lesson becomes; its
                                                      comment lines are a note for authors, never shipped
-                                                     (draft=true: read and checked, but not built or graded)
+                                                     (draft=true: read and checked, but not built or graded;
+                                                     due="2026-03-13 23:59:00 UTC": its due date)
     # %% [markdown]                                  prose; every line starts with "# "
     # %% code                                        an ungraded cell the learner may edit
     # %% answer grade_id="order_solution"            the learner's answer; the key sits in a solution region
@@ -46,13 +47,14 @@ from autograder.course.paths import NOTEBOOKS
 
 KINDS = ("lesson", "markdown", "code", "answer", "tests", "reference")
 SETTINGS = {  # kind: (required settings, optional settings)
-    "lesson": (("notebook",), ("draft",)),
+    "lesson": (("notebook",), ("draft", "due")),
     "markdown": ((), ()),
     "code": ((), ()),
     "answer": (("grade_id",), ()),
     "tests": (("grade_id",), ("points", "judge", "grades", "explain", "tolerance", "accept")),
     "reference": (("grade_id", "module", "names"), ()),
 }
+DUE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC")  # a lesson's due= setting, as nbgrader reads it
 _HEADER = re.compile(r"^# %%(?P<rest>.*)$")
 _KEY = re.compile(r"\s*(?P<key>\w+)=")
 _JSON = json.JSONDecoder()
@@ -69,6 +71,7 @@ class Lesson:
     assignment: str  # folder under notebooks/source/, the nbgrader assignment id
     notebook: str  # file name of the notebook inside that folder
     source: str  # lesson source under notebooks/lessons/
+    due: str = ""  # its due date as its lesson cell gives it (due="2026-03-13 23:59:00 UTC"), "" when it gives none
 
     def notebook_path(self, notebooks: Path = NOTEBOOKS) -> Path:
         return notebooks / "source" / self.assignment / self.notebook
@@ -89,8 +92,11 @@ def discover(notebooks=NOTEBOOKS, drafts=False):
         notebook = first.settings["notebook"]
         if not isinstance(notebook, str) or not re.fullmatch(r"[A-Za-z0-9][\w.-]*\.ipynb", notebook):
             raise LessonError(f'{where}:{first.line}: notebook= names the notebook file, e.g. notebook="{path.stem}.ipynb"')
+        due = first.settings.get("due", "")
+        if not isinstance(due, str) or (due and not DUE.fullmatch(due)):
+            raise LessonError(f'{where}:{first.line}: due= is a date and time in UTC, e.g. due="2026-03-13 23:59:00 UTC"')
         if drafts or first.settings.get("draft") is not True:
-            found.append(Lesson(path.stem, notebook, path.name))
+            found.append(Lesson(path.stem, notebook, path.name, due))
     return tuple(found)
 
 

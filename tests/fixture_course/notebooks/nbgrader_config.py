@@ -1,4 +1,4 @@
-"""nbgrader settings for the fixture course: the kit's own, with this course's folder and due dates."""
+"""nbgrader settings for the fixture course: the kit's own, with this course's folder (its due date is its lesson's)."""
 
 import os
 from pathlib import Path
@@ -11,4 +11,3 @@ _KIT = Path(autograder.__file__).resolve().parents[1] / "notebooks" / "nbgrader_
 exec(compile(_KIT.read_text(encoding="utf-8"), str(_KIT), "exec"), {"get_config": lambda: c, "__file__": str(_KIT)})
 c.CourseDirectory.course_id = "fixture"
 c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
-c.Deadlines.due = {"lesson1_words": "2025-03-14 23:59:00 UTC"}

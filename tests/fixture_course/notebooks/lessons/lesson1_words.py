@@ -1,4 +1,4 @@
-# %% lesson notebook="words.ipynb"
+# %% lesson notebook="words.ipynb" due="2025-03-14 23:59:00 UTC"
 # The fixture course's one lesson: the source of notebooks/source/lesson1_words/words.ipynb.
 
 # %% [markdown]
