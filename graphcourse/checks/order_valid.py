@@ -56,7 +56,11 @@ def entries_of(case, reply):
                                    f"{got['returned'][:60]}")
     if type(got) is not list:
         return None, Failure(case, "topological_order's answer could not be read as a list of (name, op, inputs)")
-    entries = []
+    if set(map(type, got)) <= {str}:  # the usual answer, read at C speed: 200,000 entries are common
+        words = [item.split(SEPARATOR) for item in got]
+        if min(map(len, words), default=2) >= 2:
+            return [(w[0], w[1], w[2:]) for w in words], None
+    entries = []  # something is wrong: find the first entry that says what
     for k, item in enumerate(got):
         if type(item) is not str:
             shown = item[0] if type(item) is list and item and type(item[0]) is str else short(item)
