@@ -3,32 +3,7 @@
 EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": "full"}
 
 
-import math
 import os
-
-
-FORWARD = {
-    "add": lambda a, b: a + b,
-    "sub": lambda a, b: a - b,
-    "mul": lambda a, b: a * b,
-    "div": lambda a, b: a / b,
-    "sq": lambda a: a * a,
-    "tanh": lambda a: math.tanh(a),
-    "relu": lambda a: a if a > 0 else 0.0,
-    "neg": lambda a: -a,
-}
-
-
-SLOPES = {
-    "add": lambda a, b, out: (1.0, 1.0),
-    "sub": lambda a, b, out: (1.0, -1.0),
-    "mul": lambda a, b, out: (b, a),
-    "div": lambda a, b, out: (1.0 / b, -a / (b * b)),
-    "sq": lambda a, out: (2.0 * a,),
-    "tanh": lambda a, out: (1.0 - out * out,),
-    "relu": lambda a, out: (1.0 if a > 0 else 0.0,),
-    "neg": lambda a, out: (-1.0,),
-}
 
 
 ALLOWED = {"PATH", "HOME", "TMPDIR", "LANG", "PWD", "SHLVL", "OLDPWD", "_", "LC_CTYPE"}

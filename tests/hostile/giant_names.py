@@ -11,10 +11,6 @@ def evaluate(graph, leaves):
     return {HUGE: 1.0}
 
 
-def inputs_of(graph, name):
-    return next((list(inputs) for node, _op, inputs in graph if node == name), [])
-
-
 def users_of(graph, name):
     return [LONG]
 

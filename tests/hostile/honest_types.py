@@ -4,31 +4,6 @@ EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backwa
 
 
 import collections
-import math
-
-
-FORWARD = {
-    "add": lambda a, b: a + b,
-    "sub": lambda a, b: a - b,
-    "mul": lambda a, b: a * b,
-    "div": lambda a, b: a / b,
-    "sq": lambda a: a * a,
-    "tanh": lambda a: math.tanh(a),
-    "relu": lambda a: a if a > 0 else 0.0,
-    "neg": lambda a: -a,
-}
-
-
-SLOPES = {
-    "add": lambda a, b, out: (1.0, 1.0),
-    "sub": lambda a, b, out: (1.0, -1.0),
-    "mul": lambda a, b, out: (b, a),
-    "div": lambda a, b, out: (1.0 / b, -a / (b * b)),
-    "sq": lambda a, out: (2.0 * a,),
-    "tanh": lambda a, out: (1.0 - out * out,),
-    "relu": lambda a, out: (1.0 if a > 0 else 0.0,),
-    "neg": lambda a, out: (-1.0,),
-}
 
 
 class Number(float):

@@ -6,41 +6,6 @@ CHECKS = "all"  # backward keeps its property families (deep_graph, linear_time,
 # alike on the short and the long input those families compare. Every value family pays nothing.
 
 
-import math
-
-
-FORWARD = {
-    "add": lambda a, b: a + b,
-    "sub": lambda a, b: a - b,
-    "mul": lambda a, b: a * b,
-    "div": lambda a, b: a / b,
-    "sq": lambda a: a * a,
-    "tanh": lambda a: math.tanh(a),
-    "relu": lambda a: a if a > 0 else 0.0,
-    "neg": lambda a: -a,
-}
-
-
-SLOPES = {
-    "add": lambda a, b, out: (1.0, 1.0),
-    "sub": lambda a, b, out: (1.0, -1.0),
-    "mul": lambda a, b, out: (b, a),
-    "div": lambda a, b, out: (1.0 / b, -a / (b * b)),
-    "sq": lambda a, out: (2.0 * a,),
-    "tanh": lambda a, out: (1.0 - out * out,),
-    "relu": lambda a, out: (1.0 if a > 0 else 0.0,),
-    "neg": lambda a, out: (-1.0,),
-}
-
-
-def inputs_of(graph, name):
-    return next((list(inputs) for node, _op, inputs in graph if node == name), [])
-
-
-def users_of(graph, name):
-    return [node for node, _op, inputs in graph if name in inputs]
-
-
 class LyingFloat(float):
     """Stores one number; float(), repr() and == all pretend it is another."""
 

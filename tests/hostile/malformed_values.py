@@ -5,15 +5,10 @@ EXPECTED = {"evaluate": 0, "inputs_of": "full", "users_of": 0, "backward": 0}
 
 import fcntl
 import json
-import math
 import os
 import stat
 import struct
 import sys
-
-
-def inputs_of(graph, name):
-    return next((list(inputs) for node, _op, inputs in graph if node == name), [])
 
 
 def reply_fds():
