@@ -1,13 +1,16 @@
 """A course kept in a folder of its own, outside the kit's checkout: every command finds it through GRAPHKIT_COURSE.
 
-The fixture course (tests/fixture_course/) is copied once into a temporary folder, and make grade, the CLI,
-make check, make stubs, make notebooks, make docs and make release run on the copy, each in a process of its
-own started with GRAPHKIT_COURSE=<the copy's path>. The make targets are run with the venv taken as it is
-(-o), so no test ever sets it up again.
+The course is built once, in a temporary folder, from docs/authoring.md alone: its files as the page shows
+them, then the page's `sh step` commands (make stubs, make notebooks, make docs). It must come out exactly as
+the fixture course (tests/fixture_course/), so the page is the truth. Then make grade, the CLI, make check,
+make stubs, make notebooks, make docs and make release run on it, each in a process of its own started
+with GRAPHKIT_COURSE=<its path>. The make targets are run with the venv taken as it is (-o), so no test
+ever sets it up again.
 """
 
 import csv
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,17 +22,56 @@ from tests.conftest import ROOT
 pytestmark = pytest.mark.slow
 
 FIXTURE = ROOT / "tests" / "fixture_course"
-GENERATED = shutil.ignore_patterns("__pycache__", ".prepared.json", "dist", ".pytest_cache")
+PAGE = ROOT / "docs" / "authoring.md"
+NOT_SOURCES = ("__pycache__", ".prepared.json", "dist", ".pytest_cache")  # what running a course leaves in it
+# A file the page shows (```python file=checks.py), or commands it has the reader run (```sh step).
+BLOCK = re.compile(r"^(?P<fence>`{3,})(?:\w+ file=(?P<file>\S+)|sh (?P<step>step))\n(?P<body>.*?)^(?P=fence)$",
+                   re.MULTILINE | re.DOTALL)
+
+
+def files_of(folder):
+    """{path relative to ``folder``: bytes} of a course's files, what running it leaves out."""
+    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in sorted(folder.rglob("*"))
+            if path.is_file() and not set(path.relative_to(folder).parts) & set(NOT_SOURCES)}
+
+
+def walkthrough(folder, env):
+    """Build the course the page describes in ``folder``: each file where the page shows it, each step when it says."""
+    for block in BLOCK.finditer(PAGE.read_text(encoding="utf-8")):
+        if block["file"]:
+            path = folder / block["file"]
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(block["body"], encoding="utf-8")
+            continue
+        for line in block["body"].splitlines():
+            assert line.startswith("make "), f"{PAGE}: a step the test cannot run: {line}"
+            done = make((folder, env), *line.split()[1:])
+            assert done.returncode == 0, f"{PAGE}: `{line}` failed:\n{done.stdout}{done.stderr}"
 
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
-    """(the copy's folder, the environment naming it): a copy of the fixture course, far from the checkout."""
+    """(the course's folder, the environment naming it): the course docs/authoring.md builds, far from the checkout.
+
+    Built once for the module; what it held right after the build is kept as ``course.built`` would be, in BUILT."""
     folder = tmp_path_factory.mktemp("elsewhere") / "fixture_course"
-    shutil.copytree(FIXTURE, folder, ignore=GENERATED)
+    folder.mkdir()
     assert not folder.is_relative_to(ROOT)
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
-    return folder, dict(env, GRAPHKIT_COURSE=str(folder))
+    env = dict(env, GRAPHKIT_COURSE=str(folder))
+    walkthrough(folder, env)
+    BUILT.update(files_of(folder))
+    return folder, env
+
+
+BUILT = {}  # the course's files as the walkthrough left them
+
+
+def test_the_authoring_page_builds_the_fixture_course_from_nothing(course):
+    """Every file of tests/fixture_course/, and no other, with the same bytes: the page's files and steps."""
+    want = files_of(FIXTURE)
+    assert sorted(BUILT) == sorted(want)
+    assert [name for name in want if BUILT[name] != want[name]] == []
 
 
 def make(course, *targets, **settings):

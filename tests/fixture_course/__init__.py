@@ -3,7 +3,7 @@
 One lesson (lesson1_words) with one module (solutions/words.py): a function whose argument is a
 string (``longest``), a class that a driver exercises (``Tally``), one answer question, and two
 zoo entries. The kit grades it with no change to the machinery: run any command with
-GRAPHKIT_COURSE=tests.fixture_course (docs/authoring.md follows exactly these files).
+GRAPHKIT_COURSE=tests.fixture_course, or its folder's path (docs/authoring.md builds exactly these files).
 """
 
 from pathlib import Path
