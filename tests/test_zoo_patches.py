@@ -31,14 +31,15 @@ def test_every_patch_applies_once_to_the_current_reference(entry):
 
 def _entry(tmp_path, patch, extra=""):
     path = tmp_path / "buggy_made_up.py"
-    path.write_text(f'"""Made up."""\nFUNCTION = "backward"\nFAILS = ["fan_out_accumulation"]\nPATCH = {patch!r}\n{extra}',
-                    encoding="utf-8")
+    head = '"""Made up."""\nFUNCTION = "backward"\nFAILS = ["fan_out_accumulation"]\n'
+    path.write_text(f"{head}PATCH = {patch!r}\n{extra}", encoding="utf-8")
     return zoo._entry(path)
 
 
 def test_a_patch_whose_old_text_is_gone_names_the_file_and_the_text(tmp_path):
     entry = _entry(tmp_path, [("grads[i] += grads[name]", "grads[i] = grads[name]"), ("no such text here", "x")])
-    with pytest.raises(ValueError, match=r"buggy_made_up\.py: PATCH\[1\]'s old text 'no such text here' occurs 0 times"):
+    gone = r"buggy_made_up\.py: PATCH\[1\]'s old text 'no such text here' occurs 0 times"
+    with pytest.raises(ValueError, match=gone):
         zoo.source(entry)
 
 

@@ -2,32 +2,24 @@
 
 FUNCTION = "backward"
 FAILS = ["no_mutation"]
-
-
-def backward(graph, values, output=None):
-    slopes = {
-        "add": lambda a, b, out: (1.0, 1.0),
-        "sub": lambda a, b, out: (1.0, -1.0),
-        "mul": lambda a, b, out: (b, a),
-        "div": lambda a, b, out: (1.0 / b, -a / (b * b)),
-        "sq": lambda a, out: (2.0 * a,),
-        "tanh": lambda a, out: (1.0 - out * out,),
-        "relu": lambda a, out: (1.0 if a > 0 else 0.0,),
-        "neg": lambda a, out: (-1.0,),
-    }
-    if output is None:
-        output = graph[-1][0]
-    edges = []  # (node, input, local slope), in listed order
-    for name, op, inputs in graph:
-        local = slopes[op](*(values[i] for i in inputs), values[name])
-        for i, slope in zip(inputs, local):
-            edges.append((name, i, slope))
-
-    # the values are no longer needed, so the same dict can hold the gradients
-    grads = values
-    for name in grads:
-        grads[name] = 0.0
-    grads[output] = 1.0
-    for name, i, slope in reversed(edges):
-        grads[i] += grads[name] * slope
-    return grads
+PATCH = [
+    (
+        "grads = {name: 0.0 for name in values}",
+        "edges = []  # (node, input, local slope), in listed order\n"
+        "    for name, op, inputs in graph:\n"
+        "        local = slopes[op](*(values[i] for i in inputs), values[name])\n"
+        "        for i, slope in zip(inputs, local):\n"
+        "            edges.append((name, i, slope))\n"
+        "    grads = values  # the values are no longer needed, so the same dict can hold the gradients\n"
+        "    for name in grads:\n"
+        "        grads[name] = 0.0",
+    ),
+    (
+        "for name, op, inputs in reversed(graph):\n"
+        "        local = slopes[op](*(values[i] for i in inputs), values[name])\n"
+        "        for i, slope in zip(inputs, local):\n"
+        "            grads[i] += grads[name] * slope  # add, never assign: fan-out sums",
+        "for name, i, slope in reversed(edges):\n"
+        "        grads[i] += grads[name] * slope",
+    ),
+]
