@@ -1,4 +1,4 @@
-"""The honest lesson 1 and 2 code the hostile files share: each file is graded after it, so it defines only its attack."""
+"""The honest lesson 1 and 2 code the hostile files share: each is graded after it, so it defines only its attack."""
 
 import math
 
