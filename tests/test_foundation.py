@@ -78,11 +78,8 @@ def test_stubs_fail_every_public_test(tmp_path):
     assert not passed, f"these public tests do not fail on the stubs: {passed}"
 
 
-def test_reference_passes_every_public_test(tmp_path):
-    """Against the reference, every public test passes."""
-    outcomes = run_public_tests(tmp_path, "--impl=solutions")
-    failed = sorted(name for name, outcome in outcomes.items() if outcome != "passed")
-    assert outcomes and not failed, f"these public tests fail on the reference: {failed}"
+# That every public test passes on the reference is held by the suite itself: `make test` runs exercises/tests
+# with --impl=solutions beside these files, so a child run of them here would only repeat it.
 
 
 # A pytest plugin for one collection of the public tests: each test's id and the task markers pytest's -m
