@@ -72,7 +72,7 @@ def check_sources(root: Path):
     """Fail unless the committed source notebooks are what the reference and the lesson files give."""
     course = course_folder(root)
     for path in lessons.stale(course / NOTEBOOKS_FOLDER, course / REFERENCES_FOLDER):
-        raise ReleaseError(f"{path}: out of date with {REFERENCES_FOLDER}/: run `make notebooks`")
+        raise ReleaseError(f"{path} is out of date with {REFERENCES_FOLDER}/: run `make notebooks`")
 
 
 def release_notebooks(root: Path):
