@@ -17,13 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from autograder.grading.submission import Chunk, load
+from autograder.grading.submission import Chunk
 from autograder.grading import prepared
 from autograder.sandbox import cgroups, isolation, landlock, reply_bounds
 from autograder.sandbox.limits import Limits, tree_processes
 from autograder.sandbox.sandbox import Sandbox
 from autograder.sandbox.removal import remove_tree
 from tests.conftest import ROOT
+from tests.hostile.shared import load
 
 HOSTILE = ROOT / "tests" / "hostile"
 MARKER = "graphkit-hostile-"
@@ -372,7 +373,9 @@ def test_limits_mode_output_file_is_the_graders_and_no_process_outlives_it(tmp_p
     the grader's --output in /proc and replaces it with forged results. The grader's file stays its own."""
     marker = MARKER + "setsid_escape"
     env = {key: value for key, value in os.environ.items() if key != isolation.MODE_ENV}
-    done = subprocess.run([sys.executable, "-m", "autograder", "grade", str(HOSTILE / "setsid_escape.py"),
+    handed_in = tmp_path / "setsid_escape.py"  # the file as graded: the shared honest code, then the attack
+    handed_in.write_text("".join(chunk.code for chunk in load(HOSTILE / "setsid_escape.py").chunks), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "autograder", "grade", str(handed_in),
                            "--isolation", "limits", "--output", "out.json"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -388,7 +391,7 @@ def test_limits_mode_output_file_is_the_graders_and_no_process_outlives_it(tmp_p
 NOBODY_SCRIPT = """
 import json, os, sys, time
 sys.path.insert(0, {root!r})
-from autograder.grading.submission import load
+from tests.hostile.shared import load
 from autograder.sandbox import isolation
 from autograder.sandbox.limits import Limits
 from autograder.sandbox.sandbox import Sandbox
