@@ -128,6 +128,23 @@ def test_make_docs_writes_that_course_s_page(course):
     assert (ROOT / "docs" / "checks.md").read_text(encoding="utf-8").count("buggy_longest_last") == 0
 
 
+def test_make_docs_names_the_page_and_the_lines_to_add_when_they_are_missing(course):
+    folder, _env = course
+    page = folder / "docs" / "checks.md"
+    written = page.read_text(encoding="utf-8")
+    try:
+        page.write_text(written.replace("<!-- end zoo -->", ""), encoding="utf-8")
+        done = make(course, "docs")
+        assert done.returncode != 0 and "Traceback" not in done.stderr, done.stderr
+        assert f"{page}: no block 'zoo'" in done.stderr and "'<!-- end zoo -->'" in done.stderr
+        page.unlink()
+        done = make(course, "docs")
+        assert done.returncode != 0 and "Traceback" not in done.stderr, done.stderr
+        assert f"{page}: no such page" in done.stderr and "<!-- begin NAME" in done.stderr
+    finally:
+        page.write_text(written, encoding="utf-8")
+
+
 def test_make_check_runs_that_course_s_public_tests(course):
     folder, _env = course
     stubbed = make(course, "check")
