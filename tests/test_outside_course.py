@@ -167,6 +167,16 @@ def test_make_grade_grades_that_course_s_demo_cohort(course, tmp_path):
     assert rows and {row["student_id"] for row in rows} == {"ada", "bob"}, rows
 
 
+def test_make_grade_refuses_hand_ins_that_match_no_lesson_of_that_course(course, tmp_path):
+    """The graph course's hand-ins, given to the fixture course: refused before anything is read, exit 2."""
+    other = tmp_path / "submitted" / "ada" / "lesson1_graphs"
+    other.mkdir(parents=True)
+    (other / "computation_graphs.ipynb").write_text("{}", encoding="utf-8")
+    done = make(course, "grade", OUT=tmp_path / "out", SUBMISSIONS=tmp_path / "submitted", JOBS=2)
+    assert done.returncode != 0 and not (tmp_path / "out").exists(), done.stdout + done.stderr
+    assert "match no lesson of the course 'fixture_course'" in done.stderr and "lesson1_words" in done.stderr
+
+
 def test_make_release_writes_that_course_s_bundle_beside_it(course):
     folder, _env = course
     done = make(course, "release")

@@ -7,9 +7,11 @@ collect.collect), for a caller that starts there.
 """
 
 import json
+import os
 import zipfile
 from pathlib import Path
 
+from autograder.course import active
 from autograder.course.lessons import LESSONS
 
 STATE = ("cache", "state.json")  # OUT's state (autograder/nbgrader/course_folder.py): which input OUT holds
@@ -22,7 +24,33 @@ def submissions_folder(source, out):
         return f"{source}: no such folder; pass a folder laid out as <student_id>/<assignment_id>/<notebook>"
     if source == submitted or submitted in source.parents or source in submitted.parents:
         return f"{source}: the hand-ins must be outside {submitted}, which is made from them"
-    return ""
+    return no_lesson(source)
+
+
+MAX_LOOKED_AT = 10_000  # learners' folders looked into for an assignment folder of the course
+
+
+def no_lesson(source):
+    """A submissions folder whose hand-ins are all for assignments the course does not have (another course's)."""
+    names = {lesson.assignment for lesson in LESSONS}
+    found = set()
+    try:
+        with os.scandir(source) as learners:
+            for number, learner in enumerate(learners):
+                if number == MAX_LOOKED_AT:
+                    return ""
+                if learner.is_dir(follow_symlinks=False) and not learner.name.startswith("."):
+                    with os.scandir(learner.path) as assignments:
+                        found |= {entry.name for entry in assignments if entry.is_dir(follow_symlinks=False)}
+                if found & names:
+                    return ""
+    except OSError:  # a folder it cannot read: the batch's own reading says so
+        return ""
+    if not found:
+        return ""
+    return (f"{source}: its hand-ins match no lesson of the course {active.name()!r} (they are for "
+            f"{', '.join(sorted(found)[:5])}; the course's lessons are {', '.join(sorted(names))}); grade them with "
+            "their own course (GRAPHKIT_COURSE=...), or pass the folder of this course's hand-ins")
 
 
 def other_cohort(out, label, held):
