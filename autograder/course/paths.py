@@ -4,6 +4,7 @@ The names of a course's folders are spelled here and nowhere else in the machine
 module takes them (or the paths built from them) from this one.
 """
 
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -50,6 +51,12 @@ def package_name(folder):
     folder = Path(folder).resolve()
     if not (folder / "__init__.py").is_file():
         return None
+    try:  # found by its own name (an installed or editable package), without importing it
+        spec = importlib.util.find_spec(folder.name) if folder.name.isidentifier() else None
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None and folder in {Path(p).resolve() for p in spec.submodule_search_locations or ()}:
+        return folder.name
     for entry in sys.path:
         base = Path(entry or ".").resolve()
         if folder.is_relative_to(base) and folder != base:
