@@ -15,13 +15,18 @@ unexport PYTHONDONTWRITEBYTECODE
 
 # uv installs the kit several times faster than pip; it comes from the registry into the venv itself, and pip does
 # the work when uv cannot be installed or fails (make bench BENCH_SETUP=1 measures the whole setup on a fresh clone).
-$(READY): pyproject.toml
+# install-overrides.txt says which dependency is left out, and why; after pip, it is uninstalled.
+INSTALL = if $(BIN)/python -m pip install --quiet --disable-pip-version-check uv \
+	&& $(BIN)/python -m uv pip install --quiet --python $(BIN)/python --override install-overrides.txt --editable $(1); \
+	then :; else \
+	echo "uv could not install $(1) into $(VENV): pip does (slower)"; \
+	$(BIN)/python -m pip install --quiet --upgrade pip && $(BIN)/python -m pip install --quiet --editable $(1) \
+	&& $(BIN)/python -m pip uninstall --quiet --yes rfc3987-syntax; fi
+
+$(READY): pyproject.toml install-overrides.txt
 	@echo "setting up $(VENV): the kit and its dependencies"
 	$(PYTHON) -m venv $(VENV)
-	@if $(BIN)/python -m pip install --quiet --disable-pip-version-check uv \
-		&& $(BIN)/python -m uv pip install --quiet --python $(BIN)/python --editable .; then :; else \
-		echo "uv could not set up $(VENV): pip does (slower)"; \
-		$(BIN)/python -m pip install --quiet --upgrade pip && $(BIN)/python -m pip install --quiet --editable .; fi
+	@$(call INSTALL,.)
 	touch $@
 
 # The suite runs on every core, one test file per worker: a file's module fixtures (a graded cohort,
@@ -39,7 +44,7 @@ test: $(READY)
 PG_READY := $(VENV)/.postgres-ready
 .PHONY: test-postgres
 $(PG_READY): $(READY) pyproject.toml
-	$(BIN)/python -m pip install --quiet --editable '.[postgres]'
+	@$(call INSTALL,'.[postgres]')
 	touch $@
 
 test-postgres: $(PG_READY)
@@ -141,7 +146,7 @@ CHROMIUM  ?= /usr/bin/chromium
 E2E_READY := $(VENV)/.e2e-ready
 .PHONY: e2e
 $(E2E_READY): $(READY) pyproject.toml
-	$(BIN)/python -m pip install --quiet --editable '.[e2e]'
+	@$(call INSTALL,'.[e2e]')
 	touch $@
 
 e2e: $(E2E_READY)
