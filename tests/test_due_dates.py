@@ -11,7 +11,8 @@ FIXTURE_NOTEBOOKS = ROOT / "tests" / "fixture_course" / "notebooks"
 
 def lesson_folder(tmp_path, first_line):
     (tmp_path / "lessons").mkdir()
-    (tmp_path / "lessons" / "lesson7_duals.py").write_text(f"{first_line}\n# %% [markdown]\n# Duals.\n", encoding="utf-8")
+    source = f"{first_line}\n# %% [markdown]\n# Duals.\n"
+    (tmp_path / "lessons" / "lesson7_duals.py").write_text(source, encoding="utf-8")
     return tmp_path
 
 

@@ -120,7 +120,8 @@ NAMES_SPELLED = Path("autograder/course/paths.py")
 
 def _docstrings(tree):
     """The docstring nodes of a module's tree: prose, not a name the code uses."""
-    bodies = [tree] + [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    bodies = [tree] + [node for node in ast.walk(tree) if isinstance(node, kinds)]
     return {id(body.body[0].value) for body in bodies
             if body.body and isinstance(body.body[0], ast.Expr) and isinstance(body.body[0].value, ast.Constant)}
 
@@ -169,7 +170,7 @@ def course_function_names():
 
 
 def words_naming(names, text, filename):
-    """'file:line: name' for each whole word of ``text`` (code, comments and docstrings alike) that is one of ``names``."""
+    """'file:line: name' for each whole word of ``text`` (code, comments and docstrings alike) in ``names``."""
     word = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
     return [f"{filename}:{number}: {found}" for number, line in enumerate(text.splitlines(), start=1)
             for found in word.findall(line)]

@@ -7,7 +7,8 @@ A course is a Python package (the graph course is ``graphcourse``). pyproject.to
 
 and the environment variable GRAPHKIT_COURSE, when set, names another (a course of one's own, or the
 fixture course of the kit's tests): a package importable by name, or the path of a package's folder
-anywhere on disk (GRAPHKIT_COURSE=~/courses/intervals), whose parent folder is then put on sys.path. The package holds its parts as submodules, each found by name
+anywhere on disk (GRAPHKIT_COURSE=~/courses/intervals), whose parent folder is then put on sys.path.
+The package holds its parts as submodules, each found by name
 when the machinery first needs it:
 
     checks     all_checks(), points_of(function): the hidden checks, one file per family
