@@ -50,7 +50,7 @@ def load_path(path, module=DEFAULT_MODULE):
     for label, code in _chunks(path, module):
         try:
             exec(compile(code, label, "exec"), loaded.__dict__)
-        except Exception as err:  # a broken cell should not hide the others
+        except Exception as err:  # noqa: BLE001 - a broken cell should not hide the others
             print(f"{label}: {type(err).__name__}: {err}")
     return loaded
 

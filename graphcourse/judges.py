@@ -12,11 +12,20 @@ import math
 import operator
 import re
 
+from autograder.course.lessons import module_of
 from autograder.grading.compare import (
-    Failure, NotPlain, as_name_list, as_number_dict, close, first_not_finite, fresh, never_raises, no_answer, per_case,
+    Failure,
+    NotPlain,
+    as_name_list,
+    as_number_dict,
+    close,
+    first_not_finite,
+    fresh,
+    never_raises,
+    no_answer,
+    per_case,
     short,
 )
-from autograder.course.lessons import module_of
 from autograder.grading.feedback import describe_call
 from exercises.strategies import central_difference
 from graphcourse.builders import build, places
@@ -29,7 +38,7 @@ def first_wrong_said(wrong):
     return (f"first node whose gradient is wrong, in sweep order: {wrong}",) if wrong else ()
 
 
-def reference_module(function):  # noqa: D401 - used by the runner, the judges and the drivers
+def reference_module(function):  # used by the runner, the judges and the drivers
     """The reference module that defines a learner function (solutions/<its lesson's module>.py)."""
     return importlib.import_module(f"solutions.{module_of(function) or 'graph'}")
 

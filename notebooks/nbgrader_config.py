@@ -22,8 +22,8 @@ c.Execute.timeout = 30
 # ---------------------------------------------------------------- releasing and autograding
 
 from nbgrader.converters.autograde import Autograde  # noqa: E402 -- after get_config, as nbgrader's own examples do
-from nbgrader.converters.generate_feedback import GenerateFeedback  # noqa: E402
 from nbgrader.converters.generate_assignment import GenerateAssignment  # noqa: E402
+from nbgrader.converters.generate_feedback import GenerateFeedback  # noqa: E402
 from nbgrader.preprocessors import ClearSolutions, Execute  # noqa: E402
 
 c.GenerateAssignment.preprocessors = [

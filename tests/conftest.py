@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
+import autograder.nbgrader.speedups  # noqa: F401 -- first, as in the kit's processes: before any test imports jsonschema
 from autograder.authoring.stubs import stub_source
 from autograder.course.paths import NOTEBOOKS, REFERENCE, ROOT
 from autograder.nbgrader import env
-from autograder.nbgrader import speedups  # noqa: F401 -- first, as in the kit's processes: before any test imports jsonschema
 
 # The demo course's due dates are relative to the day it is graded: one day for the whole run (every worker
 # and every process it starts inherits it), so that a run straddling midnight grades alike before and after.

@@ -34,17 +34,16 @@ from pathlib import Path
 
 import pytest
 
-from graphcourse import checks as check_table
-from graphcourse import zoo
+from autograder.authoring.stubs import stub_source
+from autograder.course.lessons import functions, module_of
+from autograder.course.paths import REFERENCE
 from autograder.grading.runner import grade, warm
 from autograder.sandbox import isolation
-from autograder.course.lessons import functions, module_of
 from autograder.sandbox.limits import Limits
-from autograder.authoring.stubs import stub_source
-from autograder.course.paths import REFERENCE
+from graphcourse import checks as check_table, zoo
+from solutions import graph as reference
 from tests.conftest import ROOT
 from tests.hostile.shared import load  # a hostile file is read after the shared honest code
-from solutions import graph as reference
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 # The hostile files are versions of lessons 1 and 2's module, graph.py, graded on its functions' checks.

@@ -20,10 +20,10 @@ from types import SimpleNamespace
 
 import pytest
 
+from autograder.course.lessons import LESSONS, grade_cells
+from autograder.grading.by_lesson import cell_points
 from autograder.pipeline import batch, cohort_report, outputs
 from graphcourse import demo
-from autograder.grading.by_lesson import cell_points
-from autograder.course.lessons import LESSONS, grade_cells
 from graphcourse.checks import all_checks
 from tests.conftest import ROOT, prepared_course
 

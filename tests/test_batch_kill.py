@@ -26,8 +26,8 @@ import pytest
 
 from autograder.course.lessons import LESSONS
 from graphcourse import demo
-from tests.test_batch import COHORT as BATCH_COHORT, gradebook_rows
 from tests.conftest import ROOT, prepared_course
+from tests.test_batch import COHORT as BATCH_COHORT, gradebook_rows
 
 pytestmark = pytest.mark.slow
 

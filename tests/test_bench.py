@@ -5,10 +5,8 @@ import types
 import pytest
 
 from autograder.course.lessons import LESSONS
-from graphcourse import zoo
-from graphcourse import builders
 from autograder.tools import bench, cohorts, first_run, marked, otter, scale, stock
-from graphcourse import bench as edges
+from graphcourse import bench as edges, builders, zoo
 from solutions import graph as reference
 
 

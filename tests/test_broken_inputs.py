@@ -12,11 +12,11 @@ from functools import lru_cache
 
 import pytest
 
-from graphcourse import checks as check_table
 from autograder.course.lessons import functions, module_of
-from autograder.grading.runner import grade
 from autograder.course.paths import REFERENCE
+from autograder.grading.runner import grade
 from autograder.grading.submission import MAX_FILE_BYTES, SubmissionError, load
+from graphcourse import checks as check_table
 
 FUNCTIONS = tuple(f for f in functions() if module_of(f) == "graph")  # these hand-ins are lessons 1 and 2's
 LIGHT = [c for c in check_table.all_checks() if c.function in FUNCTIONS and c.family not in ("deep_graph", "linear_time")]

@@ -9,15 +9,14 @@ import random
 
 import pytest
 
+from autograder.grading import worked_out
+from autograder.grading.compare import close
 from graphcourse import judges
 from graphcourse.builders import build, places
 from graphcourse.checks import all_checks, call
 from graphcourse.drivers.backward import BACKWARD_SHORT
 from graphcourse.judges import JUDGES
 from solutions import graph as reference
-
-from autograder.grading import worked_out
-from autograder.grading.compare import close
 
 
 def carried_cases():

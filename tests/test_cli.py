@@ -21,8 +21,8 @@ from autograder import cli
 from autograder.authoring.stubs import stub_source
 from autograder.course.lessons import LESSONS, grade_cells, module_of
 from autograder.grading import by_lesson, report
-from graphcourse import checks
 from autograder.grading.answers import answer_cells
+from graphcourse import checks
 from tests.conftest import REFERENCE, ROOT
 
 SOURCE_NOTEBOOKS = [lesson.notebook_path() for lesson in LESSONS]

@@ -4,8 +4,6 @@ messages are held to the same in tests/test_zoo.py, which grades the zoo once)."
 
 import inspect
 
-import pytest
-
 from graphcourse import calls, checks, diagnose, drivers, judges, zoo
 
 BUGGY = [e for e in zoo.entries() if e.kind == "buggy"]

@@ -21,8 +21,8 @@ import pytest
 
 from autograder import cli
 from autograder.authoring import gradescope
-from autograder.grading import report
 from autograder.course.lessons import LESSONS
+from autograder.grading import report
 from autograder.grading.by_lesson import lesson_points
 from tests.conftest import REFERENCE_SOURCE, ROOT, STUB_SOURCE
 

@@ -5,7 +5,6 @@
 import ast
 import json
 import math
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -15,8 +14,14 @@ from autograder.grading import answers as answer_judges
 from autograder.grading.submission import from_notebook_json
 from exercises import notebook
 from exercises.walkthrough import Backward, Forward, Shape, judge_edges, judge_fan_out, judge_inputs
-from exercises.widget_answers import KEPT, MAX_ANSWERS, WIDGET_STATE, answers_chunk, saved_answers
-from exercises.widget_answers import chunks as chunks_of_answers
+from exercises.widget_answers import (
+    KEPT,
+    MAX_ANSWERS,
+    WIDGET_STATE,
+    answers_chunk,
+    chunks as chunks_of_answers,
+    saved_answers,
+)
 from graphcourse.answers import assign_sweep
 from graphcourse.examples import ABA_SQUARED, ABC_LEAVES, ABC_SQUARED, DIAMOND, DIAMOND_LEAVES
 from solutions.graph import OPS, backward, evaluate

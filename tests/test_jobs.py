@@ -15,8 +15,8 @@ import pytest
 
 from autograder.course.lessons import LESSONS
 from autograder.pipeline import batch, cohort_report
-from graphcourse import demo
 from autograder.pipeline.progress import Progress
+from graphcourse import demo
 from tests.conftest import prepared_course
 
 LESSON1, LESSON2 = (lesson.assignment for lesson in LESSONS[:2])  # the demo cohort's first two lessons

@@ -10,12 +10,11 @@ odd answer costs that cell or check and never makes a notebook unreadable or sto
 import math
 from collections.abc import Sized
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from autograder.grading import answers
-from graphcourse.checks import all_checks
 from autograder.grading.compare import MESSAGE_CHARS, Failure
+from graphcourse.checks import all_checks
 from graphcourse.judges import JUDGES
 
 SCALARS = (

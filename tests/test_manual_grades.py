@@ -131,7 +131,7 @@ def test_a_late_hand_in_has_one_score_everywhere(runs):
     assert re.search(rf">{re.escape(f'{entry.score:g}')}/{LESSON1_MOST(runs):g}</a>", report)
 
 
-def LESSON1_MOST(runs):  # noqa: N802 - reads as the constant it stands for
+def LESSON1_MOST(runs):  # reads as the constant it stands for
     return next(lesson.max_score for lesson in runs.third.lessons if lesson.assignment == LESSON1.assignment)
 
 

@@ -17,14 +17,14 @@ from nbgrader import utils
 from nbgrader.api import Gradebook
 from traitlets.config.loader import PyFileConfigLoader
 
-from autograder.course.lessons import LESSONS, grade_cells
-from autograder.course.paths import NOTEBOOKS
 from autograder.course import active
-from autograder.grading import answers, cellgrades
-from graphcourse.checks import all_checks
-from autograder.nbgrader import env, hidden_checks
+from autograder.course.lessons import LESSONS, grade_cells
 from autograder.course.metadata import restore_metadata
+from autograder.course.paths import NOTEBOOKS
+from autograder.grading import answers, cellgrades
+from autograder.nbgrader import env, hidden_checks
 from graphcourse import demo
+from graphcourse.checks import all_checks
 from tests.conftest import finish, nbgrader, prepared_course
 
 LESSON1 = LESSONS[0]

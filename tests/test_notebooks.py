@@ -14,13 +14,12 @@ from types import SimpleNamespace
 import pytest
 
 from autograder.authoring import lessons
-from graphcourse.examples import ABA_SQUARED, ABC_SQUARED, ABC_LEAVES, DIAMOND, DIAMOND_LEAVES
-from autograder.course.lessons import LESSONS, LessonError, grade_cells
-from autograder.course.lessons import parse as parse_lesson
+from autograder.course.lessons import LESSONS, LessonError, grade_cells, parse as parse_lesson
 from autograder.course.paths import NOTEBOOKS, REFERENCE, reference_modules
 from autograder.grading.answers import judges, names_of, verdict
 from autograder.grading.by_lesson import cell_points
 from autograder.nbgrader.named_stubs import tasks_of
+from graphcourse.examples import ABA_SQUARED, ABC_LEAVES, ABC_SQUARED, DIAMOND, DIAMOND_LEAVES
 from solutions import graph as reference
 from tests.conftest import finish, nbgrader
 

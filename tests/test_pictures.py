@@ -17,15 +17,15 @@ import nbformat
 import pytest
 from nbgrader import utils
 
-from graphcourse.examples import ABC_LEAVES, ABC_SQUARED, DIAMOND, DIAMOND_LEAVES
-from autograder.grading import cellgrades, feedback
-from graphcourse import picture
 from autograder.course.lessons import LESSONS
-from exercises.layout import columns as shared_columns, layout as shared_layout
+from autograder.grading import cellgrades, feedback
 from autograder.grading.submission import Chunk
 from autograder.nbgrader.hidden_checks import cell_outputs
 from autograder.nbgrader.sanitize.notebook import sanitize_notebook
 from autograder.nbgrader.sanitize.policy import is_safe_svg
+from exercises.layout import columns as shared_columns, layout as shared_layout
+from graphcourse import picture
+from graphcourse.examples import ABC_LEAVES, ABC_SQUARED, DIAMOND, DIAMOND_LEAVES
 from solutions import graph as reference
 from tests.conftest import ROOT
 from tests.test_hostile_handins import PageScan, assert_inert, classic_page

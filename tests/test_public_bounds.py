@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from autograder.course.paths import reference_source
 import autograder.sandbox
+from autograder.course.paths import reference_source
 from exercises import bounds
 from exercises.tests import test_gradient_graph, test_tree_size
 from graphcourse import diagnose, zoo

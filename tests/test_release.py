@@ -19,13 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from graphcourse import demo
 from autograder.authoring import release
-from graphcourse import zoo
 from autograder.authoring.release import ReleaseError
 from autograder.course.lessons import LESSONS
 from autograder.course.paths import reference_modules
 from exercises.tasks import TASKS
+from graphcourse import demo, zoo
 from tests.conftest import REFERENCE_SOURCE, ROOT, STUB_SOURCE, prepared_course
 
 CANARY = "GRAPHKIT-CANARY-d41c9e"

@@ -5,7 +5,6 @@ from a small notebook, by nbconvert's HTMLExporter configured as the course conf
 (notebooks/nbgrader_config.py) configures nbgrader's generate_feedback.
 """
 
-import dataclasses
 import html
 import json
 import re

@@ -12,27 +12,24 @@ import sys
 import tracemalloc
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from graphcourse import checks as check_table
-from graphcourse.checks import as_json_graph
-from graphcourse.judges import ANCHORED, JUDGES, NUMBER_ANSWERS, anchor, anchor_answer, reference_answer
-from autograder.grading.measured import SLOW_MARGIN, SLOW_SLACK
-from autograder.grading.runner import Runner, drawn_examples, grade
-from autograder.grading.worked_out import reference_seconds
-from autograder.grading.submission import MAX_CELLS, Chunk, Submission, SubmissionError, load
-from autograder.sandbox import isolation, patience
-from graphcourse import builders
 from autograder.course import active
 from autograder.course.lessons import module_of
+from autograder.grading.measured import SLOW_MARGIN, SLOW_SLACK
+from autograder.grading.runner import Runner, drawn_examples, grade
+from autograder.grading.submission import MAX_CELLS, Chunk, Submission, SubmissionError, load
+from autograder.grading.worked_out import reference_seconds
+from autograder.sandbox import isolation, patience
 from autograder.sandbox.limits import Limits
 from autograder.sandbox.measure import tree_cpu_seconds
 from autograder.sandbox.sandbox import CHILD, Sandbox, child_script
-from graphcourse import zoo
 from exercises import strategies
+from graphcourse import builders, checks as check_table, zoo
+from graphcourse.checks import as_json_graph
+from graphcourse.judges import ANCHORED, JUDGES, NUMBER_ANSWERS, anchor, anchor_answer, reference_answer
 from solutions import graph as reference
-from tests.conftest import REFERENCE_SOURCE, STUB_SOURCE
+from tests.conftest import REFERENCE_SOURCE
 
 SMALL_GRAPH = [["p", "mul", ["a", "b"]], ["z", "add", ["p", "c"]]]
 SMALL_VALUES = {"a": 2.0, "b": 3.0, "c": 1.0, "p": 6.0, "z": 7.0}

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from autograder.grading.submission import Chunk
 from autograder.grading import prepared
+from autograder.grading.submission import Chunk
 from autograder.sandbox import cgroups, isolation, landlock, reply_bounds
 from autograder.sandbox.limits import Limits, tree_processes
-from autograder.sandbox.sandbox import Sandbox
 from autograder.sandbox.removal import remove_tree
+from autograder.sandbox.sandbox import Sandbox
 from tests.conftest import ROOT
 from tests.hostile.shared import load
 

@@ -2,8 +2,7 @@
 
 import pytest
 
-from graphcourse import checks, diagnose
-from graphcourse import zoo
+from graphcourse import checks, diagnose, zoo
 from graphcourse.checks.order_valid import WORKERS
 from solutions.order import topological_order as reference_order
 from tests.test_feedback_words import INTERNAL

@@ -18,14 +18,20 @@ import argparse
 import ast
 import json
 import sys
-from pathlib import Path
 
+from autograder.course import active
 from autograder.course.lessons import LessonError, discover, lesson_grade_cells, parse
 from autograder.course.markers import BEGIN
-from autograder.course.paths import LESSONS_FOLDER, NOTEBOOKS, NOTEBOOKS_FOLDER, REFERENCES_FOLDER, SOLUTIONS, reference_modules
+from autograder.course.paths import (
+    LESSONS_FOLDER,
+    NOTEBOOKS,
+    NOTEBOOKS_FOLDER,
+    REFERENCES_FOLDER,
+    SOLUTIONS,
+    reference_modules,
+)
 from autograder.grading import answers
 from autograder.grading.by_lesson import cell_points
-from autograder.course import active
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 LANGUAGE_INFO = {"name": "python"}

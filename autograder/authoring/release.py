@@ -29,11 +29,10 @@ from pathlib import Path
 
 from autograder.authoring import lessons
 from autograder.authoring.stubs import expected_files
+from autograder.course import active, paths
 from autograder.course.lessons import LESSONS
-from autograder.course import active
-from autograder.course import paths
-from autograder.course.paths import EXERCISES_FOLDER, NOTEBOOKS_FOLDER, REFERENCES_FOLDER, reference_modules
 from autograder.course.markers import MARKERS, solution_regions
+from autograder.course.paths import EXERCISES_FOLDER, NOTEBOOKS_FOLDER, REFERENCES_FOLDER, reference_modules
 from autograder.nbgrader import env
 
 OUT = Path("dist") / "learner"  # relative to the root

@@ -39,7 +39,6 @@ import importlib
 import os
 import sys
 import tomllib
-
 from pathlib import Path
 
 KIT_ROOT = Path(__file__).resolve().parents[2]  # the kit's checkout: pyproject.toml, autograder/

@@ -10,7 +10,6 @@ from autograder.course import active
 from autograder.course.lessons import LESSONS
 from autograder.course.paths import NOTEBOOKS
 
-
 COURSE = object()  # the default of ``dates``: the course's own dates part
 
 

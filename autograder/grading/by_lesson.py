@@ -16,8 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder.course import active
-from autograder.course import cells as notebook
+from autograder.course import active, cells as notebook
 from autograder.course.cells import drop_unwritten_stubs, replaced_stubs
 from autograder.course.lessons import LESSONS, function_of, grade_cells, module_of
 from autograder.course.metadata import restore_metadata

@@ -11,21 +11,20 @@ of exactly those: the same code is graded once, and a change to any of them
 (a resubmission, a new check) misses the cache and is graded afresh.
 """
 
-import functools
 import dataclasses
+import functools
 import hashlib
 import json
 import time
 from pathlib import Path
 
-from autograder.course import active
-from autograder.course import cells as notebook
+from autograder.course import active, cells as notebook
 from autograder.course.lessons import function_of
 from autograder.course.paths import grade_sources, source_name
 from autograder.files import write_atomic
-from autograder.sandbox.limits import Limits
 from autograder.grading import answers, feedback, provenance, report
 from autograder.grading.submission import Submission, SubmissionError, from_notebook_json
+from autograder.sandbox.limits import Limits
 
 VERSION = 2  # bump when the record's layout changes (2: a function cell's pictures)
 

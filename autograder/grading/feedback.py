@@ -7,6 +7,7 @@ they never show a check's source.
 from autograder.course import active
 from autograder.grading.compare import short
 
+
 # A lesson may draw with a helper of its exercises/ package, which the sandbox does not have: a cell
 # that stops there only draws, so its import error says nothing about the learner's code.
 def drawing_helper_missing(message):

@@ -2,8 +2,8 @@
 
 import os
 
-from autograder.grading import feedback
 from autograder.course.lessons import functions
+from autograder.grading import feedback
 from autograder.sandbox import isolation
 
 

@@ -25,8 +25,7 @@ from pathlib import Path
 from autograder.course.lessons import LESSONS
 from autograder.course.paths import NOTEBOOKS
 from autograder.files import sweep_partial, write_if_changed
-from autograder.nbgrader import speedups  # first: before nbformat loads jsonschema
-from autograder.nbgrader import env, gradebook_url
+from autograder.nbgrader import env, gradebook_url, speedups  # speedups before any module here loads nbformat
 from autograder.nbgrader.hidden_checks import PROBLEMS_FILE, course_cells, read_problems
 
 COURSE_FILES = ("nbgrader_config.py", "source")  # what OUT takes from notebooks/

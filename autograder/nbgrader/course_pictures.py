@@ -39,10 +39,10 @@ def _run_cell(source, namespace):
     """Run one cell's code; return the value of its last expression (None if it ends with a statement)."""
     tree = ast.parse(source)
     last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-    exec(compile(tree, "<lesson cell>", "exec"), namespace)  # noqa: S102 - the course's own notebook, never a learner's
+    exec(compile(tree, "<lesson cell>", "exec"), namespace)  # the course's own notebook, never a learner's
     if last is None:
         return None
-    return eval(compile(ast.Expression(last.value), "<lesson cell>", "eval"), namespace)  # noqa: S307 - as above
+    return eval(compile(ast.Expression(last.value), "<lesson cell>", "eval"), namespace)  # as above
 
 
 def draw_all(nb):

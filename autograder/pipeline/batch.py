@@ -71,8 +71,7 @@ from pathlib import Path
 from autograder.course import active
 from autograder.files import sha
 from autograder.nbgrader.course_folder import BatchError, Course, remove
-from autograder.pipeline import cohort_report, grade, handins, outputs, pregrading, unchanged
-from autograder.pipeline import collect as download
+from autograder.pipeline import cohort_report, collect as download, grade, handins, outputs, pregrading, unchanged
 from autograder.pipeline.feedback_pool import Feedback
 from autograder.pipeline.pool import WORKERS
 from autograder.pipeline.progress import Progress

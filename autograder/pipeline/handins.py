@@ -53,6 +53,7 @@ from pathlib import Path
 
 from autograder.course.lessons import LESSONS
 from autograder.course.metadata import restore_metadata
+from autograder.course.saved_answers import KEPT, saved_answers
 from autograder.files import sha, write_if_changed
 from autograder.grading.submission import MAX_NOTEBOOK_BYTES, SubmissionError, from_notebook
 from autograder.nbgrader.capped_outputs import capped_notebook_text
@@ -62,7 +63,6 @@ from autograder.pipeline import folder_scan, readonce, refusals, timestamps
 from autograder.pipeline.folder_scan import grade_ids, where
 from autograder.pipeline.names import show, visible
 from autograder.pipeline.timestamps import TIMESTAMP
-from autograder.course.saved_answers import KEPT, saved_answers
 
 # Part of every mirrored notebook's hash: raised whenever prepared() changes what it writes,
 # so notebooks mirrored by an older kit are prepared (and graded) again.

@@ -103,7 +103,7 @@ def load(chunks):
     for chunk in chunks:
         try:
             exec(compile(chunk["code"], "<" + chunk["label"] + ">", "exec"), module.__dict__)
-        except BaseException as err:  # SystemExit and KeyboardInterrupt included: a cell must not stop loading
+        except BaseException as err:  # noqa: BLE001 - SystemExit and KeyboardInterrupt too: a cell must not stop loading
             errors.append({"label": chunk["label"], **describe(err)})
     return module, errors
 
@@ -153,7 +153,7 @@ def answer(module, request):
     start = _clock()
     try:
         value = function(*args, **request.get("kwargs", {}))
-    except BaseException as err:
+    except BaseException as err:  # noqa: BLE001 - whatever the call raises, SystemExit included, is its reply
         reply = {"status": "raised", "seconds": _clock() - start, "error": describe(err)}
         if request.get("return_args"):
             reply["args_after"] = plain(args)

@@ -50,25 +50,24 @@ import tempfile
 import time
 from pathlib import Path
 
-from autograder.course.paths import ROOT
+from autograder.course import active
+from autograder.course.lessons import module_of
+from autograder.course.paths import REFERENCE, ROOT
+from autograder.grading import prepared
 from autograder.grading.runner import Runner, grade
+from autograder.grading.submission import Chunk, Submission
 from autograder.sandbox import isolation
 from autograder.sandbox.sandbox import Sandbox
-from autograder.grading.submission import Chunk, Submission
-from autograder.grading import prepared
 from autograder.tools import cohorts, first_run, marked, otter, stock
-from autograder.tools.bench_targets import (  # noqa: F401 - the summary and its targets, as make bench prints them
+from autograder.tools.bench_targets import (  # the summary and its targets, as make bench prints them
     TARGET_FRESH_SECONDS,
     TARGET_NO_CHANGE_SECONDS,
     TARGET_WARM_SECONDS,
-    met,
     machine,
+    met,
     per_learner,
     summary,
 )
-from autograder.course import active
-from autograder.course.lessons import module_of
-from autograder.course.paths import REFERENCE
 
 # The course's parts the bench measures with (autograder/course/active.py), and the reference it grades.
 checks, demo, edges = active.part("checks"), active.part("demo"), active.part("bench")

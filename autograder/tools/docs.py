@@ -11,8 +11,8 @@ edited by hand. tests/test_docs.py fails when they are stale.
 import argparse
 import sys
 
-from autograder.course.paths import ROOT
 from autograder.course import active
+from autograder.course.paths import ROOT
 from autograder.tools import marked
 
 checks, zoo = active.part("checks"), active.part("zoo")

@@ -32,9 +32,9 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from multiprocessing import get_context
 
-from autograder.course.markers import region_spans
 from autograder.course import active
 from autograder.course.lessons import module_of
+from autograder.course.markers import region_spans
 from autograder.course.paths import REFERENCE, ROOT
 from autograder.tools import marked
 from autograder.tools.mutation_operators import OPERATORS, STATEMENT_ONLY, parent_map, replacement_text

@@ -4,8 +4,7 @@ import copy
 import math
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from exercises import bounds, strategies
 from exercises.tests.expect import DIAMOND_GRAPH, DIAMOND_VALUES, SQUARE_GRAPH, assert_values

@@ -5,8 +5,7 @@ import math
 import tracemalloc
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from exercises import strategies
 

@@ -4,11 +4,9 @@ import copy
 import math
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from exercises import strategies
-from exercises import bounds
+from exercises import bounds, strategies
 from exercises.tests.expect import DIAMOND_GRAPH
 
 pytestmark = pytest.mark.task_gradient_graph

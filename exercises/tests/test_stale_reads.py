@@ -3,8 +3,7 @@
 import copy
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from exercises import strategies
 

@@ -4,11 +4,9 @@ import copy
 import random
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from exercises import strategies
-from exercises import bounds
+from exercises import bounds, strategies
 
 pytestmark = pytest.mark.task_topological_order
 MODULE = "order"

@@ -1,8 +1,7 @@
 """Public tests for trace(fn, leaves): one run of fn on a fresh tape, as (graph, values, output)."""
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from exercises import bounds
 from exercises.tests.tapes import (

@@ -5,8 +5,7 @@ import copy
 import pytest
 from hypothesis import given
 
-from exercises import strategies
-from exercises import bounds
+from exercises import bounds, strategies
 
 pytestmark = pytest.mark.task_tree_size
 MODULE = "tape"

@@ -11,10 +11,10 @@ import dataclasses
 import importlib
 from pathlib import Path
 
-from graphcourse.builders import build, chain  # noqa: F401 - one definition, shared with the sandbox child
 from autograder.course.lessons import functions
 from autograder.grading.engine import Case, Check  # noqa: F401 - the engine's types, as every family file imports them
 from autograder.sandbox.channel import quiet_gc
+from graphcourse.builders import build, chain  # noqa: F401 - one definition, shared with the sandbox child
 from solutions import graph as reference
 
 FUNCTIONS = functions()  # the learner's functions, in lesson order: the lesson sources' grade cells say which

@@ -1,7 +1,7 @@
 """evaluate returns the value of every leaf and every node, computed with OPS."""
 
-from graphcourse.examples import DIAMOND, ABA_SQUARED, ABC_SQUARED
 from graphcourse.checks import Check, call
+from graphcourse.examples import ABA_SQUARED, ABC_SQUARED, DIAMOND
 
 RULE = "evaluate(graph, leaves) returns a new dict with the value of every leaf and every node, computed with OPS."
 

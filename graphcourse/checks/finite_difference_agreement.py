@@ -2,8 +2,8 @@
 
 import functools
 
-from graphcourse.checks import Check, backward_call
 from exercises.strategies import smooth_graphs
+from graphcourse.checks import Check, backward_call
 from solutions.graph import evaluate
 
 RULE = (

@@ -3,7 +3,10 @@
 from autograder.grading.compare import Failure, no_answer, short
 from graphcourse.checks import Check
 from graphcourse.checks.gradient_graph_first import (
-    below, derivatives_failure, read_answer, symbolic_call,
+    below,
+    derivatives_failure,
+    read_answer,
+    symbolic_call,
 )
 from graphcourse.drivers.symbolic import symbolic_renamed
 

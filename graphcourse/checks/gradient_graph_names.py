@@ -3,7 +3,15 @@
 from autograder.grading.compare import Failure, no_answer, short
 from graphcourse.checks import Check
 from graphcourse.checks.gradient_graph_first import (
-    derivatives_failure, is_close, names_of, output_of, points, read_answer, reached, symbolic_call, values_at,
+    derivatives_failure,
+    is_close,
+    names_of,
+    output_of,
+    points,
+    reached,
+    read_answer,
+    symbolic_call,
+    values_at,
 )
 
 RULE = (

@@ -6,11 +6,16 @@ import json
 from autograder.grading.compare import Failure, no_answer, short
 from graphcourse.checks import Check
 from graphcourse.checks.gradient_graph_first import (
-    as_graph, is_close, points, read_answer, reference_gradients, symbolic_call, values_at,
+    as_graph,
+    is_close,
+    points,
+    read_answer,
+    reference_gradients,
+    symbolic_call,
+    values_at,
 )
 from graphcourse.drivers.symbolic import symbolic_first_leaf
-from solutions import graph as sweeps
-from solutions import symbolic
+from solutions import graph as sweeps, symbolic
 
 RULE = (
     "graph2 is a graph like any other, so gradient_graph(graph2, output=grads[x]) gives second derivatives: "

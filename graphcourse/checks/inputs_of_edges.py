@@ -1,7 +1,7 @@
 """inputs_of lists a node's immediate inputs: in order, duplicates kept, [] for leaves."""
 
-from graphcourse.examples import DIAMOND, ABA_SQUARED
 from graphcourse.checks import Check, call
+from graphcourse.examples import ABA_SQUARED, DIAMOND
 
 RULE = (
     "inputs_of(graph, name) returns the node's immediate inputs as a new list, in the order listed, duplicates "

@@ -3,8 +3,8 @@
 import dataclasses
 
 from graphcourse.builders import build
-from graphcourse.examples import ABC_SQUARED
 from graphcourse.checks import Check, call
+from graphcourse.examples import ABC_SQUARED
 
 KEEP = {"return_args": True}
 # The property alone is judged: the arguments after the call, and an answer that passes a bar no constant answer

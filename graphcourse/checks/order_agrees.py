@@ -6,8 +6,7 @@ import math
 from autograder.grading.compare import Failure, short
 from graphcourse.checks import Check
 from graphcourse.checks.order_valid import backwards, entries_of, leaves_of, order_call, order_failure
-from solutions import graph as sweeps
-from solutions import order as reference
+from solutions import graph as sweeps, order as reference
 
 RULE = (
     "Each entry of topological_order's answer carries its node's own op and inputs (a new list, in the node's "

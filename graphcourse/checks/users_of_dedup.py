@@ -1,7 +1,7 @@
 """users_of lists a node that reads a value twice only once."""
 
-from graphcourse.examples import DIAMOND
 from graphcourse.checks import Check, call
+from graphcourse.examples import DIAMOND
 
 RULE = "users_of(graph, name) lists each node that reads name once, even when it reads the value twice."
 # Each name asked about has one reader, which reads it twice: order and completeness are users_of_order's.

@@ -1,7 +1,7 @@
 """users_of lists the readers in graph order, not sorted, and [] when nothing reads the name."""
 
-from graphcourse.examples import ABA_SQUARED
 from graphcourse.checks import Check, call
+from graphcourse.examples import ABA_SQUARED
 
 RULE = "users_of(graph, name) returns the names of the nodes that read name, in graph order; [] if none."
 

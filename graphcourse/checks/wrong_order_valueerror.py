@@ -1,7 +1,7 @@
 """evaluate raises ValueError, naming the node and the missing name, when a node reads a name with no value yet."""
 
-from graphcourse.examples import ABC_SQUARED
 from graphcourse.checks import Check, call
+from graphcourse.examples import ABC_SQUARED
 
 RULE = (
     "evaluate raises ValueError (or a subclass) naming the node and the missing name when a node reads a name "

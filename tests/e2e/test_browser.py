@@ -25,8 +25,7 @@ import urllib.request
 from types import SimpleNamespace
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from playwright.sync_api import expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
 from autograder.course.lessons import LESSONS
 from tests.conftest import ROOT
