@@ -122,7 +122,7 @@ def places(graph):
     same place under upstream names with the same gradient get the same gradient.
     """
     readers = {}
-    for name, _op, inputs in graph:
+    for _name, _op, inputs in graph:
         for i in set(inputs):
             readers[i] = readers.get(i, 0) + 1
     found = {}

@@ -126,7 +126,7 @@ def grades(paths):
         lesson = next(lesson for lesson in LESSONS if lesson.assignment == path.parent.name)
         points = lesson_points(lesson)
         nb = json.loads(path.read_text(encoding="utf-8"))
-        submission = from_notebook_json(nb, path, lambda cell: nbgrader_meta(cell).get("grade_id") in points)
+        submission = from_notebook_json(nb, path, lambda cell, points=points: nbgrader_meta(cell).get("grade_id") in points)
         graded = grade(submission, at_risk(lesson))
         found[f"{path.parent.parent.name}/{path.parent.name}"] = {r.check.id: r.score for r in graded.results}
     return found

@@ -149,9 +149,9 @@ def test_each_output_says_what_the_hand_in_is_out_of(graded):
     out of its functions' hidden checks and says the lessons' answer cells are not in it; notebooks are out of theirs."""
     module = results(graded["correct"])["output"].splitlines()[1]
     assert module.startswith("out of 100 (100%): what this hand-in can earn: 100 for the hidden checks of ")
-    answers = {l.assignment: sum(p for g, p in by_lesson.lesson_points(l).items() if not grade_cells()[g].function)
-               for l in LESSONS if module_of(next(c.function for c in grade_cells().values()
-                                                  if c.assignment == l.assignment and c.function)) == "graph"}
+    answers = {lesson.assignment: sum(p for g, p in by_lesson.lesson_points(lesson).items() if not grade_cells()[g].function)
+               for lesson in LESSONS if module_of(next(c.function for c in grade_cells().values()
+                                                  if c.assignment == lesson.assignment and c.function)) == "graph"}
     assert f"The answer cells of {', '.join(answers)} ({sum(answers.values()):g} points)" in module, module
     total = sum(sum(by_lesson.lesson_points(lesson).values()) for lesson in LESSONS)
     folder = graded["folder"].stdout.splitlines()[1]

@@ -110,7 +110,7 @@ def test_answers_of_the_wrong_shape_cost_only_their_cells(both):
     scores = {r["assignment"]: float(r["raw_score"]) - float(r["max_score"])
               for r in grades if r["student_id"] == "zoo8" and r["timestamp"]}  # the lessons zoo8 handed in
     lost = {LESSONS[0].assignment: -1.0, LESSONS[1].assignment: -1.0}  # the multiple choice and ASSIGN_X
-    assert scores == {**dict.fromkeys(next(l for l in COHORT if l.student_id == "zoo8").handed_in(), 0.0), **lost}
+    assert scores == {**dict.fromkeys(next(learner for learner in COHORT if learner.student_id == "zoo8").handed_in(), 0.0), **lost}
 
 
 def test_the_parity_covers_lessons_misconceptions_and_problems(both):

@@ -160,10 +160,10 @@ def notebooks(tmp_path_factory):
     demo.build(built, course.root / "release", course.due_dates(),
                cohort=(demo.Learner("ada", "right"), demo.Learner("stub", "release notebooks", stub=True)))
     return SimpleNamespace(root=root, course=course.root, built=built,
-                           right={l.assignment: (built / "ada" / l.assignment / l.notebook).read_text(encoding="utf-8")
-                                  for l in LESSONS[:2]},
-                           stub={l.assignment: (built / "stub" / l.assignment / l.notebook).read_text(encoding="utf-8")
-                                 for l in LESSONS[:2]})
+                           right={lesson.assignment: (built / "ada" / lesson.assignment / lesson.notebook).read_text(encoding="utf-8")
+                                  for lesson in LESSONS[:2]},
+                           stub={lesson.assignment: (built / "stub" / lesson.assignment / lesson.notebook).read_text(encoding="utf-8")
+                                 for lesson in LESSONS[:2]})
 
 
 def fresh_out(notebooks, name):
@@ -216,7 +216,7 @@ def test_unsafe_folder_names_are_reported_and_touch_no_one(folder_run):
     assert set(folder_run.cohort.learners) == GOOD_LEARNERS
     assert {row["student_id"] for row in folder_run.grades} == GOOD_LEARNERS
     full = {lesson.assignment: lesson.max_score for lesson in folder_run.cohort.lessons}
-    assert all(folder_run.cohort.entry("ada", l.assignment).score == full[l.assignment] for l in LESSONS[:2])  # no stub in her place
+    assert all(folder_run.cohort.entry("ada", lesson.assignment).score == full[lesson.assignment] for lesson in LESSONS[:2])  # no stub in her place
     assert not any(p.name != p.name.strip() or "*" in p.name for p in (folder_run.out / "autograded").iterdir())
     assert sorted(p.name for p in (folder_run.out / "submitted").iterdir()) == sorted(GOOD_LEARNERS)
 

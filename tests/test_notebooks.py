@@ -436,7 +436,7 @@ def test_release_turns_every_solution_region_into_a_stub(released):
             tasks = tasks_of(cell.source)
             assert len(tasks) == count and all(tasks), f"{cell.id}: a solution region neither sits in a def nor sets a variable"
 
-            def stub(index):
+            def stub(index, tasks=tasks):
                 return ["# YOUR CODE HERE", f'raise NotImplementedError("{tasks[index]}: not written yet")']
 
             assert stubbed == drop_regions(cell.source, "BEGIN SOLUTION", "END SOLUTION", stub)

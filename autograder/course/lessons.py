@@ -193,7 +193,7 @@ def parse(text, where="<lesson>"):
             kind, settings, line = header
             lines = body
             if kind == "markdown":
-                lines = [l[2:] if l.startswith("# ") else l[1:] if l.startswith("#") else l for l in body]
+                lines = [line[2:] if line.startswith("# ") else line[1:] if line.startswith("#") else line for line in body]
             cells.append(Cell(kind, settings, "\n".join(lines).strip("\n"), line))
 
     for number, line in enumerate(text.splitlines(), start=1):

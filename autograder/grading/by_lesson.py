@@ -251,7 +251,7 @@ def _grade_folder(folder, graded, only=None):
                 continue
             nb = _notebook(path)
         except SubmissionError as err:  # one unreadable file does not hide the others
-            lesson = next((l for l in LESSONS if l.notebook == path.name), None)
+            lesson = next((each for each in LESSONS if each.notebook == path.name), None)
             if lesson is not None and lesson.assignment not in lessons:
                 lessons[lesson.assignment] = (lesson, path, None, str(err))
             else:

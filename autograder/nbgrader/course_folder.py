@@ -208,7 +208,7 @@ class Course:
         dues = self.due_dates()  # part of the digest: dates the config works out (relative to today) may change alone
         digest.update(json.dumps({a: str(due) for a, due in dues.items()}, sort_keys=True).encode())
         held = (self.root / "gradebook.db").exists() if own else self.holds_lessons()
-        fresh = not held or not all(self.release(l).exists() for l in LESSONS)
+        fresh = not held or not all(self.release(lesson).exists() for lesson in LESSONS)
         if fresh or self.state.get("course") != digest.hexdigest():
             self.start_log("generate_assignment")
             for lesson in LESSONS:

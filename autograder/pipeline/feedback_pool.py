@@ -119,7 +119,7 @@ class Feedback:
             student, assignment = handin.split("/")
             result = outcome(future) if future is not None else write_feedback(course, assignment, student)
             if course.call("generate_feedback", assignment, student, log="generate_feedback",
-                           runner=lambda step, *args: result)["success"]:
+                           runner=lambda step, *args, result=result: result)["success"]:
                 fed[handin] = self.mark(handin)
                 self.written.append(handin)
                 course.save_state()

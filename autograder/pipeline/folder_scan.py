@@ -185,7 +185,7 @@ def _learner(scan, student, folder, lesson_ids, problems, inputs_lessons=None):
             skipped.add(f"{where}: the course has no assignment {entry.name!r}; skipped")
         else:
             stray.append(entry.name)
-            home = [f"{student}/{l.assignment}/" for l in LESSONS if l.notebook == entry.name]
+            home = [f"{student}/{lesson.assignment}/" for lesson in LESSONS if lesson.notebook == entry.name]
             fix = f": move it to {home[0]}" if home else ""
             skipped.add(f"{where}: not inside <student_id>/<assignment_id>/; skipped{fix}")
     skipped.close()

@@ -24,7 +24,7 @@ def release_keys(course):
     settings = hidden_checks.course_settings(course.config())
     found = {}
     for assignment, (points, tests) in course.grade_cells().items():
-        lesson = next(l for l in LESSONS if l.assignment == assignment)
+        lesson = next(each for each in LESSONS if each.assignment == assignment)
         try:
             nb = json.loads(course.release(lesson).read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -149,16 +149,16 @@ def write_outputs(course, keys, notes, marks=None):
     all_checks = active.part("checks").all_checks
 
     # Only the lessons the input holds (a download holds one): no rows, columns or totals for the others.
-    held = {assignment for _student, assignment in course.submissions()} or {l.assignment for l in LESSONS}
+    held = {assignment for _student, assignment in course.submissions()} or {lesson.assignment for lesson in LESSONS}
     course.export_grades(held)  # what `nbgrader export` writes
     answer_grades = answer_cells()
     most, scores = course.gradebook_scores()
     cells = {assignment: points for assignment, (points, _tests) in course.grade_cells().items()}
-    lessons = [cohort_report.Lesson(l.assignment, l.notebook, most[l.assignment]) for l in LESSONS if l.assignment in held]
+    lessons = [cohort_report.Lesson(lesson.assignment, lesson.notebook, most[lesson.assignment]) for lesson in LESSONS if lesson.assignment in held]
     functions = {function_of(g) for a in held for g in cells[a]}
     checks = [(c.id, c.function, c.points) for c in all_checks() if len(held) == len(LESSONS) or c.function in functions]
     rules = {c.id: c.rule for c in all_checks()}
-    answer_ids = [g for l in LESSONS if l.assignment in held for g in cells[l.assignment] if g in answer_grades]
+    answer_ids = [g for lesson in LESSONS if lesson.assignment in held for g in cells[lesson.assignment] if g in answer_grades]
     report = cohort_report.Report(lessons, checks, answer_ids, notes, rules=rules)
     entries_of = learner_entries(course, keys, scores, cells, answer_grades, marks, release_keys(course))
     ledger = Ledger(course, keys)  # each grade's provenance; new decisions appended to OUT/history.jsonl

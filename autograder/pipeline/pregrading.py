@@ -57,7 +57,7 @@ def pregrade(course, workers=WORKERS):
     except ValueError as err:
         raise BatchError(f"{course.root / 'nbgrader_config.py'}: {err}") from None
     keys, todo = {}, {}
-    for (student, assignment), relatives in sorted(course.submissions().items()):
+    for (_student, assignment), relatives in sorted(course.submissions().items()):
         points, tests = cells[assignment]
         for relative in relatives:
             if relative in problems:

@@ -95,7 +95,7 @@ def dry_run(course, last, workers):
     problems = course.problems()
     settings = hidden_checks.course_settings(course.config())
     jobs, records = [], {}
-    for (student, assignment), (relative, _reasons) in found.items():
+    for (_student, assignment), (relative, _reasons) in found.items():
         points, tests = cells[assignment]
         if relative in problems:
             records[relative] = cellgrades.problem_record(problems[relative], points, relative.rsplit("/", 1)[1])

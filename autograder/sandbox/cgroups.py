@@ -79,7 +79,7 @@ def cgroup_base():
         except OSError:
             continue
         try:
-            subprocess.run([_interpreter(), "-I", "-S", "-c", "sum(range(100000))"], preexec_fn=lambda: _write(probe, "cgroup.procs", os.getpid()),
+            subprocess.run([_interpreter(), "-I", "-S", "-c", "sum(range(100000))"], preexec_fn=lambda probe=probe: _write(probe, "cgroup.procs", os.getpid()),
                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=20, check=True)
             counted = Group(probe).cpu_seconds()
         except (OSError, subprocess.SubprocessError):

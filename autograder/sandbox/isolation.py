@@ -251,7 +251,7 @@ def pid_namespace():
         if not os.path.isabs(prefix[0]) or not (as_root or os.path.isabs(_tool("prlimit"))):
             continue
         folder = tempfile.mkdtemp(prefix="graphkit-probe-")
-        barrier = (lambda: landlock.restrict(folder)) if landlock.abi() else None  # as the child will have it
+        barrier = (lambda folder=folder: landlock.restrict(folder)) if landlock.abi() else None  # as the child will have it
         try:
             done = subprocess.run([*prefix, interpreter(), "-I", "-S", "-c", "import os; print(os.getpid())"],
                                   capture_output=True, text=True, timeout=20, env={"PATH": "/usr/bin:/bin"}, cwd=folder,

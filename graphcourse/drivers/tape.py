@@ -16,7 +16,7 @@ def tape_every_binary_op(x, y):
 
 
 def tape_every_unary_op(x, y):
-    -x
+    _ = -x
     x.sq()
     y.tanh()
     return x.relu()

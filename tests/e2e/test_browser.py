@@ -297,7 +297,7 @@ def test_formgrader_opens_the_graded_cohort(browser, graded, shots):
             student.first.wait_for()
         except PlaywrightTimeout:
             page.screenshot(path=shots / "failed-formgrader.png")
-            raise AssertionError(f"the formgrader lists no learner mallory:\n{page.locator('body').inner_text()[:2000]}")
+            raise AssertionError(f"the formgrader lists no learner mallory:\n{page.locator('body').inner_text()[:2000]}") from None
         page.screenshot(path=shots / "formgrader-students.png")
         row = student.first.inner_text()
         page.close()
