@@ -43,8 +43,8 @@ def pytest_addoption(parser):
     parser.addoption(
         "--impl",
         default="exercises",
-        help=f"code under test: {' or '.join(repr(n) for n in _packages())} (default: exercises/, one module per lesson), "
-        "or a .py/.ipynb/folder path",
+        help=f"code under test: {' or '.join(repr(n) for n in _packages())} "
+        "(default: exercises/, one module per lesson), or a .py/.ipynb/folder path",
     )
 
 
@@ -112,7 +112,8 @@ def pytest_runtest_makereport(item, call):
 
 
 def pytest_report_teststatus(report, config):
-    """A not-written test still fails the run, but is counted apart: no traceback, no FAILED line, an 'n' in the progress."""
+    """A not-written test still fails the run, but is counted apart: no traceback, no FAILED line, an 'n' in the
+    progress."""
     if report.when == "call" and report.failed and dict(report.user_properties).get("unwritten"):
         return UNWRITTEN, "n", "NOT WRITTEN"
     return None

@@ -50,7 +50,8 @@ def judge_order(values, _cell=None):
     try:
         reference.evaluate(reordered, {leaf: 1.0 for leaf in _leaves(ABA_SQUARED)})
     except ValueError as err:
-        return f"ORDER = {_show(order)} cannot be computed in that order: {err}. Each node must come after the nodes it reads."
+        return (f"ORDER = {_show(order)} cannot be computed in that order: {err}. "
+                "Each node must come after the nodes it reads.")
     return ""
 
 

@@ -288,7 +288,8 @@ def judge_returns(check, case, reply):
 
 
 def judge_unchanged(check, case, reply):
-    """The arguments are as they were, and the call answered (see judge_returns): leaving them alone earns nothing on its own."""
+    """The arguments are as they were, and the call answered (see judge_returns): leaving them alone earns nothing on
+    its own."""
     failure = judge_returns(check, case, reply)
     if failure:
         return failure
@@ -544,7 +545,8 @@ def judge_carried_back_unchanged(check, case, reply):
 
 
 def judge_timed(check, case, reply):
-    """A timed check's bar on the answer: the case's own judge when it names one (a later lesson's), else judge_returns."""
+    """A timed check's bar on the answer: the case's own judge when it names one (a later lesson's), else
+    judge_returns."""
     if case.expect and case.expect != "linear_time":
         return JUDGES[case.expect](check, case, reply)
     return judge_returns(check, case, reply)

@@ -70,7 +70,8 @@ def example_drawings():
 
 
 def figure_geometry(fig):
-    """Boxes {name: [x, y, w, h]}, arrows [[points]] (the line, then the head's tip) and texts that overflow their box."""
+    """Boxes {name: [x, y, w, h]}, arrows [[points]] (the line, then the head's tip) and texts that overflow their
+    box."""
     from matplotlib.patches import FancyBboxPatch, Polygon
 
     fig.canvas.draw()

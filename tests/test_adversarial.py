@@ -394,7 +394,8 @@ def per_check(result):
 
 @pytest.mark.slow
 def test_mixed_batch_grades_honest_submissions_as_when_alone(tmp_path):
-    """Hostile files interleaved with the reference and two zoo entries: the honest ones score as when graded alone, and nothing is left behind."""
+    """Hostile files interleaved with the reference and two zoo entries: the honest ones score as when graded alone, and
+    nothing is left behind."""
     honest = _write_zoo_sources(tmp_path)
     alone = {name: per_check(grade(load(path), checks=LIGHT)) for name, path in honest.items()}
     # The hostile files only need to run between the honest ones (their points are the per-file test's
@@ -464,7 +465,8 @@ def _unprivileged_python(env, cwd):
     check = (
         f"import os, subprocess, sys; sys.path.insert(0, {str(ROOT)!r}); import autograder.grading.runner; "
         f"assert '%d.%d' % sys.version_info[:2] == {version!r}; "
-        "subprocess.run([os.path.realpath(sys.executable), '-I', '-S', '-c', 'pass'], check=True)"  # the sandbox's child
+        # the sandbox's child
+        "subprocess.run([os.path.realpath(sys.executable), '-I', '-S', '-c', 'pass'], check=True)"
     )
     reason = "no interpreter found"
     for python, extra in ((sys.executable, {}), ("/usr/bin/python3", {"PYTHONPATH": site})):
@@ -481,7 +483,8 @@ def _unprivileged_python(env, cwd):
 
 @pytest.mark.slow
 def test_fallback_sandbox_still_grades_hostile_files():
-    """Under the limits-only fallback (GRAPHKIT_SANDBOX=limits, and as an unprivileged user when root), a few hostile files still earn exactly EXPECTED."""
+    """Under the limits-only fallback (GRAPHKIT_SANDBOX=limits, and as an unprivileged user when root), a few hostile
+    files still earn exactly EXPECTED."""
     # Graded on the first check of each family (MINI): every function is still paid or not, in a third of the time.
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "GRAPHKIT", "PYTHON"))}
     runs = {"limits": _run_fallback([], sys.executable, FALLBACK, {**env, "GRAPHKIT_SANDBOX": "limits"}, ROOT)}
@@ -517,7 +520,8 @@ def test_fallback_sandbox_still_grades_hostile_files():
 
 
 def test_limits_are_what_the_hostile_files_assume():
-    """The defaults the hostile files lean on: 1 GiB of memory (the 4 GiB bomb fails) and 32 processes (the flood stops)."""
+    """The defaults the hostile files lean on: 1 GiB of memory (the 4 GiB bomb fails) and 32 processes (the flood
+    stops)."""
     limits = Limits()
     assert limits.memory_bytes < 4 << 30
     assert limits.processes < 200

@@ -101,7 +101,8 @@ def feedback_text(out, student, assignment=LESSON1):
 
 
 def test_gradebook_holds_every_learner_and_grade_cell(runs):
-    """Every hand-in has a score for every grade cell; a partial function cell, a broken and a tampered notebook score right."""
+    """Every hand-in has a score for every grade cell; a partial function cell, a broken and a tampered notebook score
+    right."""
     got = scores(runs.rows1)
     points = {gid: cell_points(cell) for gid, cell in grade_cells().items()}
     graded1 = [gid for gid in points if (("ada", LESSON1, gid) in got)]
@@ -175,7 +176,8 @@ def test_feedback_shows_teaching_messages_but_no_check_source(runs):
 
 
 def test_cohort_report_and_summary(runs):
-    """The report page has the score distribution, every check's pass rate and the misconceptions; late and missing are listed."""
+    """The report page has the score distribution, every check's pass rate and the misconceptions; late and missing are
+    listed."""
     page = (runs.out / "cohort_report.html").read_text(encoding="utf-8")
     for heading in ("Score distribution", "Pass rate of every hidden check", "Most common misconceptions"):
         assert heading in page

@@ -3,7 +3,8 @@
 The small cohort of tests/test_batch.py is graded once without interruption into one
 folder (the reference), and into another by a chain of runs, each killed at its own
 moment (at a named stage, by the kill points tests/batch_killer.py wraps around the batch's
-steps, or the whole process group after a short delay), then finished by a plain run. The finished folder must hold what the reference
+steps, or the whole process group after a short delay), then finished by a plain run. The finished folder must hold what
+the reference
 holds: every hand-in once in the gradebook with the same scores, whole feedback pages,
 results JSON that parses, no temporary files, and no process of the killed runs left.
 """
@@ -77,7 +78,8 @@ def wait_for_no_leftovers(*folders, seconds=5.0):
 
 
 def start(out, handed_in, env, log, kill_at=None):
-    """The batch on out, in a process group of its own, killed at ``kill_at`` ("stage:n") if given; stderr goes to log."""
+    """The batch on out, in a process group of its own, killed at ``kill_at`` ("stage:n") if given; stderr goes to
+    log."""
     command = ["-m", "autograder.pipeline.batch"]
     if kill_at:
         stage, times = kill_at.split(":")

@@ -131,7 +131,8 @@ def test_non_utf8_bytes(tmp_path, name):
 
 
 def test_symlink_to_a_file_outside_is_not_followed(tmp_path):
-    """A link to a file outside the submission is never read: alone it is refused, in a folder it is skipped and noted."""
+    """A link to a file outside the submission is never read: alone it is refused, in a folder it is skipped and
+    noted."""
     outside = tmp_path / "outside"
     outside.mkdir()
     secret = outside / "graph.py"
@@ -191,7 +192,8 @@ MALFORMED = {
 
 @pytest.mark.parametrize("shape", sorted(MALFORMED))
 def test_malformed_notebook_structure_never_crashes(tmp_path, shape):
-    """Valid JSON in the wrong shape: either a SubmissionError naming the file, or chunks to grade; never another exception."""
+    """Valid JSON in the wrong shape: either a SubmissionError naming the file, or chunks to grade; never another
+    exception."""
     path = write_json(tmp_path / "odd.ipynb", MALFORMED[shape])
     try:
         sub = load(path)
@@ -234,7 +236,8 @@ def test_byte_order_mark_still_grades(tmp_path):
 
 @pytest.mark.slow
 def test_old_nbformat_v3_still_grades(tmp_path):
-    """A notebook in the old v3 format (worksheets, 'input' instead of 'source') is read and grades full marks, with a note."""
+    """A notebook in the old v3 format (worksheets, 'input' instead of 'source') is read and grades full marks, with a
+    note."""
     parts = reference_parts()
     cells = [{"cell_type": "markdown", "source": ["# Computation graphs\n"]}]
     cells += [{"cell_type": "code", "input": parts[name].splitlines(keepends=True), "language": "python", "outputs": []} for name in ("setup", *FUNCTIONS)]
@@ -246,7 +249,8 @@ def test_old_nbformat_v3_still_grades(tmp_path):
 
 @pytest.mark.slow
 def test_huge_outputs_still_grade(tmp_path):
-    """A notebook whose saved outputs make it larger than a module may be (a plot, a long print) still grades full marks."""
+    """A notebook whose saved outputs make it larger than a module may be (a plot, a long print) still grades full
+    marks."""
     output = {"output_type": "stream", "name": "stdout", "text": ["x" * 1_000_000 + "\n"] * ((2 * MAX_FILE_BYTES) // 1_000_000)}
     path = write_json(tmp_path / "lesson.ipynb", lesson(outputs=[output]))
     assert path.stat().st_size > 2 * MAX_FILE_BYTES
@@ -255,7 +259,8 @@ def test_huge_outputs_still_grade(tmp_path):
 
 @pytest.mark.slow
 def test_two_candidate_notebooks(tmp_path):
-    """Two notebooks in one folder are both read: split lessons earn full marks; a stray copy never crashes and its broken cell is named."""
+    """Two notebooks in one folder are both read: split lessons earn full marks; a stray copy never crashes and its
+    broken cell is named."""
     split = tmp_path / "split"
     split.mkdir()
     write_json(split / "lesson1.ipynb", lesson(("setup", "evaluate", "inputs_of", "users_of")))
@@ -275,7 +280,8 @@ def test_two_candidate_notebooks(tmp_path):
 
 @pytest.mark.slow
 def test_answer_cell_turned_markdown(tmp_path):
-    """An answer cell retyped as markdown is not run: its function earns 0, the others full marks, and a note names the cell."""
+    """An answer cell retyped as markdown is not run: its function earns 0, the others full marks, and a note names the
+    cell."""
     nb = lesson()
     backward_cell = next(c for c in nb["cells"] if c.get("id") == "cell_backward")
     backward_cell["cell_type"] = "markdown"
@@ -288,7 +294,8 @@ def test_answer_cell_turned_markdown(tmp_path):
 
 @pytest.mark.slow
 def test_changed_nbgrader_metadata_does_not_matter(tmp_path):
-    """Raised points, duplicated grade ids and other edited nbgrader metadata change nothing: the grader scores only its own checks."""
+    """Raised points, duplicated grade ids and other edited nbgrader metadata change nothing: the grader scores only its
+    own checks."""
     plain = write_json(tmp_path / "plain.ipynb", lesson())
     nb = lesson()
     for cell in nb["cells"]:

@@ -63,7 +63,8 @@ def texts():
 
 
 def wrong_claims(text):
-    """Every count of lessons, modules, tasks, functions or notebooks, and every TASK= list, that is not the course's."""
+    """Every count of lessons, modules, tasks, functions or notebooks, and every TASK= list, that is not the
+    course's."""
     wrong = []
     for match in _COUNT.finditer(text):
         if _NOT_A_TOTAL.search(text[max(0, match.start() - 12):match.start()]):

@@ -78,7 +78,8 @@ def test_the_quick_pass_agrees_with_the_walk(index):
 
 
 def fixed_answers(case, number):
-    """Short and long answers that give ``number`` to every name a block or a sum places, 0.5 to the others, 1.0 to the output."""
+    """Short and long answers that give ``number`` to every name a block or a sum places, 0.5 to the others, 1.0 to the
+    output."""
     graph, values = build(BACKWARD_SHORT[case.driver])
     made = []
     for g, v in ((graph, values), (case.args[0], case.args[1])):

@@ -89,7 +89,8 @@ def results(run):
 
 @pytest.mark.slow
 def test_stub_scores_zero_with_every_check_failed(graded):
-    """The stub module grades to 0 with every test failed (under --fail-under 0.5, so the CLI exits 1, results printed)."""
+    """The stub module grades to 0 with every test failed (under --fail-under 0.5, so the CLI exits 1, results
+    printed)."""
     run = graded["stub"]
     assert run.returncode == 1, run.stderr
     result = results(run)
@@ -146,7 +147,8 @@ def test_fail_under_refuses_what_is_no_percentage(value):
 @pytest.mark.slow
 def test_each_output_says_what_the_hand_in_is_out_of(graded):
     """The second line of the summary and of the results' output: the hand-in is out of what it can earn. A module is
-    out of its functions' hidden checks and says the lessons' answer cells are not in it; notebooks are out of theirs."""
+    out of its functions' hidden checks and says the lessons' answer cells are not in it; notebooks are out of
+    theirs."""
     module = results(graded["correct"])["output"].splitlines()[1]
     assert module.startswith("out of 100 (100%): what this hand-in can earn: 100 for the hidden checks of ")
     answers = {lesson.assignment: sum(p for g, p in by_lesson.lesson_points(lesson).items() if not grade_cells()[g].function)
@@ -224,7 +226,8 @@ def test_summary_without_json_is_readable(graded):
 @pytest.mark.slow
 def test_results_json_follows_the_gradescope_schema(graded):
     """Top-level score, execution_time, output, tests, and the kit's own fields (max_score, isolation) in extra_data;
-    no key outside Gradescope's documented ones, at the top or in a test; each test named after a check, one per check."""
+    no key outside Gradescope's documented ones, at the top or in a test; each test named after a check, one per
+    check."""
     for name in ("stub", "correct"):
         result = results(graded[name])
         assert {"score", "execution_time", "output", "tests", "extra_data"} <= set(result)
@@ -402,7 +405,8 @@ def _as_nobody(command, env, cwd=ROOT):
 
 @pytest.fixture(scope="module")
 def nobody(tmp_path_factory):
-    """(python, env, folder): an interpreter user 65534 runs the kit with, and a world-readable folder holding lesson 1's
+    """(python, env, folder): an interpreter user 65534 runs the kit with, and a world-readable folder holding lesson
+    1's
     notebook and a results folder that user owns. Skipped unless root with setpriv, and such an interpreter exists."""
     if os.geteuid() != 0 or not shutil.which("setpriv"):
         pytest.skip("needs root and util-linux's setpriv to run the CLI as another user")

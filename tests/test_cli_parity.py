@@ -114,7 +114,8 @@ def test_answers_of_the_wrong_shape_cost_only_their_cells(both):
 
 
 def test_the_parity_covers_lessons_misconceptions_and_problems(both):
-    """The cohort is not trivially equal: some lesson scores are partial, some zero, some full, and one is unreadable."""
+    """The cohort is not trivially equal: some lesson scores are partial, some zero, some full, and one is
+    unreadable."""
     cli, _grades, _checks = both
     scores = [score / most for lessons, _t, _x in cli.values() for score, most in lessons.values()]
     assert any(s == 1 for s in scores) and any(s == 0 for s in scores) and any(0 < s < 1 for s in scores)

@@ -22,7 +22,8 @@ def test_checks_page_is_current():
 
 def test_a_block_is_rewritten_and_the_rest_kept(tmp_path):
     page = tmp_path / "page.md"
-    page.write_text("# Title\n\nprose 1\n<!-- begin figures: written by make x; do not edit -->\nold\n<!-- end figures -->\nprose 2\n")
+    page.write_text("# Title\n\nprose 1\n<!-- begin figures: written by make x; do not edit -->\n"
+                    "old\n<!-- end figures -->\nprose 2\n")
     marked.rewrite(page, "figures", "new\nlines", "make x")
     assert page.read_text() == ("# Title\n\nprose 1\n<!-- begin figures: written by make x; do not edit -->\n"
                                 "new\nlines\n<!-- end figures -->\nprose 2\n")

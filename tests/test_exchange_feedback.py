@@ -1,4 +1,5 @@
-"""make hub-feedback (autograder/pipeline/exchange_feedback.py): make grade's pages placed for nbgrader's release_feedback.
+"""make hub-feedback (autograder/pipeline/exchange_feedback.py): make grade's pages placed for nbgrader's
+release_feedback.
 
 The whole round trip, with nbgrader's exchange and real accounts, is tests/hub/ (make hub-e2e);
 here the placing alone, on folders laid out as nbgrader's collect and make grade leave them.

@@ -1,7 +1,8 @@
 """A course nothing like the graph course (tests/fixture_course/), graded by the machinery as it is.
 
 Its one lesson has a function on strings, a class a driver exercises, a judge by property, a check
-of the memory a call holds and an answer question. The CLI, make grade's pipeline and the Gradescope zip grade it, each in a process
+of the memory a call holds and an answer question. The CLI, make grade's pipeline and the Gradescope zip grade it, each
+in a process
 of its own started with GRAPHKIT_COURSE naming it: nothing in autograder/ changes for it.
 """
 

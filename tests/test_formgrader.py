@@ -27,7 +27,8 @@ ROSTER = "id,first_name,last_name,email\nada,Ada,Lovelace,ada@example.org\nbob,,
 
 @pytest.fixture(scope="module")
 def graded_template(tmp_path_factory):
-    """OUT as the formgrader needs it: the course config and a gradebook that knows ada (graded, no name yet) and a lesson."""
+    """OUT as the formgrader needs it: the course config and a gradebook that knows ada (graded, no name yet) and a
+    lesson."""
     from nbgrader.api import Gradebook
 
     out = tmp_path_factory.mktemp("formgrader") / "out"
@@ -180,7 +181,8 @@ HOSTILE_NAMES = {"last_name": 'Lovelace<img src=x onerror="window.__pwned = 1">'
 
 
 def submission_page(preprocessors):
-    """nbgrader's submission page for an empty notebook, as its formgrader renders it, for a learner with HOSTILE_NAMES."""
+    """nbgrader's submission page for an empty notebook, as its formgrader renders it, for a learner with
+    HOSTILE_NAMES."""
     import nbformat
     from nbconvert.exporters import HTMLExporter
     from nbgrader.server_extensions.formgrader import handlers
@@ -195,7 +197,8 @@ def submission_page(preprocessors):
 
 
 def test_the_submission_page_shows_names_as_text():
-    """With the step `make formgrader` adds, a name holding markup shows as its characters; without it, it is live markup."""
+    """With the step `make formgrader` adds, a name holding markup shows as its characters; without it, it is live
+    markup."""
     assert f"--HTMLExporter.preprocessors={formgrader.NAMES_ESCAPED}" in formgrader.command(ROOT, "127.0.0.1", 1, "t")
     raw, escaped = submission_page([]), submission_page([formgrader.NAMES_ESCAPED])
     assert 'onerror="window.__pwned = 1" src="x"/>' in raw and "<script>window.__pwned = 2</script>" in raw  # nbgrader's own

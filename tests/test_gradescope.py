@@ -106,7 +106,8 @@ def submit(root, files):
 
 
 def test_zip_holds_the_scripts_and_the_kit_and_nothing_else(archive):
-    """setup.sh and run_autograder at the top, executable; the kit's code and course; no bundle, build, venv or cache."""
+    """setup.sh and run_autograder at the top, executable; the kit's code and course; no bundle, build, venv or
+    cache."""
     with zipfile.ZipFile(archive) as opened:
         infos = {info.filename: info for info in opened.infolist()}
     for script in ("setup.sh", "run_autograder"):
@@ -276,7 +277,8 @@ def test_stub_module_gets_nothing(root):
 
 @pytest.mark.slow
 def test_unreadable_upload_gets_zero_and_a_reason(root):
-    """An upload with nothing to grade still leaves a results.json: worth 0, saying what to upload (the lesson's notebook)."""
+    """An upload with nothing to grade still leaves a results.json: worth 0, saying what to upload (the lesson's
+    notebook)."""
     submit(root, {"notes.txt": "my answers are in my head\n"})
     results = run_autograder(root)
     assert results["score"] == 0 and results["tests"] == []

@@ -310,7 +310,8 @@ def test_the_mirror_keeps_the_checked_answers_where_the_widget_state_is_dropped(
 
 @pytest.mark.slow
 def test_the_cli_grades_a_lesson_notebook_answered_by_clicking(tmp_path):
-    """The source notebook with its four widget answer cells left as stubs, and the clicks saved: full marks for them."""
+    """The source notebook with its four widget answer cells left as stubs, and the clicks saved: full marks for
+    them."""
     from autograder.grading import by_lesson
 
     nb = json.loads(LESSON_1.notebook_path().read_text(encoding="utf-8"))

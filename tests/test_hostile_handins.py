@@ -93,7 +93,8 @@ RAW_JAVASCRIPT = re.compile(r"<[a-z][^<>]*?=\s*[\"']?\s*javascript:", re.I)
 
 
 def assert_inert(text, template, where):
-    """The page runs nothing but what its template brings: the scripts and handlers of ``template``, a page of a benign notebook."""
+    """The page runs nothing but what its template brings: the scripts and handlers of ``template``, a page of a benign
+    notebook."""
     scan = PageScan(text)
     assert sorted(scan.handlers) == sorted(template.handlers), f"{where}: event handlers {scan.handlers[:5]}"
     assert scan.javascript == template.javascript == [], f"{where}: javascript: addresses {scan.javascript[:3]}"
@@ -153,7 +154,8 @@ def write(path, text):
 
 @pytest.fixture(scope="module")
 def notebooks(tmp_path_factory):
-    """A course folder prepared once, and the first two lessons' notebooks: right everywhere (ada) and the untouched release (stub)."""
+    """A course folder prepared once, and the first two lessons' notebooks: right everywhere (ada) and the untouched
+    release (stub)."""
     root = tmp_path_factory.mktemp("hostile")
     course = prepared_course(root / "course")
     built = root / "built"
@@ -208,7 +210,8 @@ GOOD_LEARNERS = {"ada", "carol", "dave", "erin", "frank", "gwen", "mal"}
 
 @pytest.mark.slow
 def test_unsafe_folder_names_are_reported_and_touch_no_one(folder_run):
-    """Newline, glob characters, comma, '=' and a leading dot: each folder is named in a note with the fix; ada keeps her grades."""
+    """Newline, glob characters, comma, '=' and a leading dot: each folder is named in a note with the fix; ada keeps
+    her grades."""
     said = folder_run.said
     for name in BAD_FOLDERS:
         shown = show(name)
@@ -223,7 +226,8 @@ def test_unsafe_folder_names_are_reported_and_touch_no_one(folder_run):
 
 @pytest.mark.slow
 def test_every_learner_folder_gives_rows_and_named_problems(folder_run):
-    """A renamed copy is graded with a note; a linked file, a linked folder, a stray notebook or file score 0 with the problem."""
+    """A renamed copy is graded with a note; a linked file, a linked folder, a stray notebook or file score 0 with the
+    problem."""
     cohort, grades = folder_run.cohort, folder_run.grades
     full = {lesson.assignment: lesson.max_score for lesson in cohort.lessons}
     assert sorted((r["student_id"], r["assignment"]) for r in grades) == sorted(
@@ -246,7 +250,8 @@ def test_every_learner_folder_gives_rows_and_named_problems(folder_run):
         assert words in folder_run.checks[student]["problems"], student
         assert str(escape(entry.problem)) in folder_run.report, student  # as the report's template escapes it
         assert f"unreadable: {student}/{assignment}: {entry.problem}" in folder_run.said
-    assert f"frank/{LESSON1.notebook}: not inside <student_id>/<assignment_id>/; skipped: move it to frank/{LESSON1.assignment}/" in folder_run.said
+    assert (f"frank/{LESSON1.notebook}: not inside <student_id>/<assignment_id>/; "
+            f"skipped: move it to frank/{LESSON1.assignment}/") in folder_run.said
     assert folder_run.checks["ada"]["problems"] == ""
     feedback = (folder_run.out / "feedback" / "dave" / LESSON1.assignment / PAGE1).read_text(encoding="utf-8")
     assert "symbolic link" in html.unescape(feedback)
@@ -262,7 +267,8 @@ def test_csv_files_quote_every_field(folder_run):
 
 @pytest.mark.slow
 def test_markup_is_inert_on_every_page(folder_run):
-    """No script, event handler or javascript: address of a learner reaches a feedback page, a formgrader page or the report."""
+    """No script, event handler or javascript: address of a learner reaches a feedback page, a formgrader page or the
+    report."""
     out = folder_run.out
     ada_page = (out / "feedback" / "ada" / LESSON1.assignment / PAGE1).read_text(encoding="utf-8")
     template = PageScan(ada_page)
@@ -301,7 +307,8 @@ def nested_zip(files):
 
 @pytest.fixture(scope="module")
 def download_run(notebooks):
-    """Grade a Canvas download holding a forged hand-in in an archive, resubmissions, a .gz, bad logins and a renamed notebook."""
+    """Grade a Canvas download holding a forged hand-in in an archive, resubmissions, a .gz, bad logins and a renamed
+    notebook."""
     right, stub = notebooks.right[LESSON1.assignment], notebooks.stub[LESSON1.assignment]
     stem = LESSON1.notebook[:-len(".ipynb")]
     zip_path = notebooks.root / "submissions.zip"
@@ -335,7 +342,8 @@ def download_run(notebooks):
 
 @pytest.mark.slow
 def test_an_archive_cannot_hand_in_for_another_learner(download_run):
-    """mallory's zip holds notebooks named as ada's and hopper's hand-ins: ada keeps her own, hopper hands in nothing, mallory gets 0."""
+    """mallory's zip holds notebooks named as ada's and hopper's hand-ins: ada keeps her own, hopper hands in nothing,
+    mallory gets 0."""
     cohort = download_run.cohort
     most = cohort.lessons[0].max_score
     assert cohort.entry("ada", LESSON1.assignment).score == most
@@ -357,7 +365,8 @@ def test_an_archive_cannot_hand_in_for_another_learner(download_run):
 
 @pytest.mark.slow
 def test_resubmissions_keep_the_latest_and_list_the_others(download_run):
-    """grace handed in twice: the later upload (-1) is graded, the earlier one is listed; barbara's renamed copy is graded, late."""
+    """grace handed in twice: the later upload (-1) is graded, the earlier one is listed; barbara's renamed copy is
+    graded, late."""
     cohort, said = download_run.cohort, download_run.said
     most = cohort.lessons[0].max_score
     assert cohort.entry("grace", LESSON1.assignment).score == most
@@ -371,10 +380,12 @@ def test_resubmissions_keep_the_latest_and_list_the_others(download_run):
 
 @pytest.mark.slow
 def test_download_problems_are_lines_of_the_report(download_run):
-    """Bad logins and an entry inside a folder of the download are each a line naming the entry, printed and in the report."""
+    """Bad logins and an entry inside a folder of the download are each a line naming the entry, printed and in the
+    report."""
     said, report = download_run.said, html.unescape(download_run.report)
     lines = [
-        f"submissions.zip: {show(f'ev{chr(10)}il_1006_2006_{LESSON1.notebook}')}: the login 'ev\\nil' is not a safe student id",
+        f"submissions.zip: {show(f'ev{chr(10)}il_1006_2006_{LESSON1.notebook}')}: "
+        "the login 'ev\\nil' is not a safe student id",
         f"submissions.zip: a*_1007_2007_{LESSON1.notebook}: the login a* is not a safe student id",
         f"submissions.zip: submissions/ada_1001_2001_{LESSON1.notebook}: inside a folder of the download",
     ]
@@ -386,7 +397,8 @@ def test_download_problems_are_lines_of_the_report(download_run):
 
 
 def test_a_bomb_is_refused_without_unpacking(tmp_path):
-    """A 2 KB download unpacking to more than 2 GB: its entry is refused by its stated size, its nested archive never opened."""
+    """A 2 KB download unpacking to more than 2 GB: its entry is refused by its stated size, its nested archive never
+    opened."""
     bomb = DATA / "bomb_download.zip"
     assert bomb.stat().st_size < 12_000
     started = time.monotonic()
@@ -400,7 +412,8 @@ def test_a_bomb_is_refused_without_unpacking(tmp_path):
 
 
 def test_the_total_unpacked_is_capped(tmp_path, monkeypatch):
-    """Past the cap on the whole download, the largest hand-ins are the ones refused, each with a message; the small ones are unpacked."""
+    """Past the cap on the whole download, the largest hand-ins are the ones refused, each with a message; the small
+    ones are unpacked."""
     monkeypatch.setattr(collect, "MAX_TOTAL_BYTES", 5000)
     path = tmp_path / "download.zip"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as bundle:
@@ -412,7 +425,8 @@ def test_the_total_unpacked_is_capped(tmp_path, monkeypatch):
 
 
 def test_downloads_of_each_lesson_add_up(tmp_path):
-    """Collecting lesson 2 keeps what lesson 1's download brought, problems included; collecting lesson 1 again replaces only its own."""
+    """Collecting lesson 2 keeps what lesson 1's download brought, problems included; collecting lesson 1 again replaces
+    only its own."""
     dest = tmp_path / "submitted"
     problems = []
     for number, (lesson, logins) in enumerate(((LESSON1, ("ada", "grace")), (LESSON2, ("ada",)), (LESSON1, ("ada",)))):
@@ -448,7 +462,8 @@ def test_names_of_the_download(tmp_path):
 
 
 def test_which_lesson_a_download_holds(tmp_path):
-    """A learner who hands in another lesson's notebook does not make a download ambiguous; a tie asks for ASSIGNMENT."""
+    """A learner who hands in another lesson's notebook does not make a download ambiguous; a tie asks for
+    ASSIGNMENT."""
     path = tmp_path / "download.zip"
     with zipfile.ZipFile(path, "w") as bundle:
         for login in ("ada", "grace"):
@@ -471,7 +486,8 @@ def test_which_lesson_a_download_holds(tmp_path):
 
 @pytest.mark.slow
 def test_every_hostile_cell_renders_inert():
-    """Each hostile cell, sanitized, renders (nbconvert's classic template, the base of feedback and formgrader) with no live markup."""
+    """Each hostile cell, sanitized, renders (nbconvert's classic template, the base of feedback and formgrader) with no
+    live markup."""
     payload = markup_payload()
     empty = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": []}
     template = PageScan(classic_page(empty))
@@ -500,7 +516,8 @@ def test_checking_is_capped_and_stays_inert():
 
 
 def test_lesson_notebooks_are_left_alone():
-    """The course's own notebooks, markdown, tables and math included, show as before but for their headings' ids and the cells' ids; plain markdown stays as written."""
+    """The course's own notebooks, markdown, tables and math included, show as before but for their headings' ids and
+    the cells' ids; plain markdown stays as written."""
     for lesson in LESSONS:
         nb = json.loads(lesson.notebook_path().read_text(encoding="utf-8"))
         before = json.loads(json.dumps(nb))
@@ -576,7 +593,8 @@ print(json.dumps(said))
 
 
 def measured(body, **values):
-    """Run ``body`` (Python that fills the dict ``said``) in a fresh interpreter; ``said``, with its CPU time and peak memory."""
+    """Run ``body`` (Python that fills the dict ``said``) in a fresh interpreter; ``said``, with its CPU time and peak
+    memory."""
     import subprocess
     import sys
 
@@ -606,7 +624,8 @@ def test_json_is_costed_before_it_is_parsed():
 
 @pytest.mark.slow
 def test_a_20_mb_notebook_of_empty_lists_is_refused_cheaply(notebooks, tmp_path):
-    """20 MB of empty JSON lists in a notebook's metadata: the mirror step refuses it, naming the file, in little memory."""
+    """20 MB of empty JSON lists in a notebook's metadata: the mirror step refuses it, naming the file, in little
+    memory."""
     nb = json.loads(notebooks.stub[LESSON1.assignment])
     text = json.dumps(nb)
     filler = b"[]," * ((20_000_000 - len(text)) // 3)
@@ -628,7 +647,8 @@ said["mirrored"] = len(said["mirrored"])
 
 @pytest.mark.slow
 def test_80000_files_make_a_short_message_and_few_notes(tmp_path):
-    """80,000 empty files beside a missing lesson notebook: one short problem, five notes and a count, in little memory."""
+    """80,000 empty files beside a missing lesson notebook: one short problem, five notes and a count, in little
+    memory."""
     folder = tmp_path / "handed_in" / "mal" / LESSON1.assignment
     folder.mkdir(parents=True)
     for n in range(80_000):
@@ -650,7 +670,8 @@ said["notes"] = found.notes
 
 @pytest.mark.slow
 def test_4_8_mb_of_code_is_not_parsed_by_the_grader(tmp_path):
-    """4.8 MB of code in 24 cells: the grader's own reading (stubs, parsable chunks) parses a bounded part, in little memory."""
+    """4.8 MB of code in 24 cells: the grader's own reading (stubs, parsable chunks) parses a bounded part, in little
+    memory."""
     nb = json.loads(LESSON1.notebook_path().read_text(encoding="utf-8"))
     piece = "a = b + c * d - e\n" * 11_200
     path = tmp_path / "code.ipynb"

@@ -35,7 +35,8 @@ GRADING_TIME = re.compile(r'<td class="n">(?:[0-9.]+ s|[0-9]+ min [0-9]+ s|\u201
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    """{workers: (OUT, the Cohort batch.run returned)} for the same hand-ins; and the two-worker folder's report on a rerun."""
+    """{workers: (OUT, the Cohort batch.run returned)} for the same hand-ins; and the two-worker folder's report on a
+    rerun."""
     root = tmp_path_factory.mktemp("jobs")
     handed_in = root / "handed_in"
     first = prepared_course(root / "out1")

@@ -36,7 +36,8 @@ ANSWER_CELLS = sorted(answers.answer_cells().values(), key=lambda cell: cell.gra
 
 
 def small(case):
-    """A case whose first argument is sized and short: its judge is fuzzed on it (a bool, a 24,000-node graph is not)."""
+    """A case whose first argument is sized and short: its judge is fuzzed on it (a bool, a 24,000-node graph is
+    not)."""
     return bool(case.args) and isinstance(case.args[0], Sized) and len(case.args[0]) < 100
 
 

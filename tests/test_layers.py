@@ -74,7 +74,8 @@ def machinery_imports_of_the_course(graph):
 
 
 def test_the_machinery_imports_no_course(graph):
-    """autograder/ finds its course by name (autograder/course/active.py) and never imports it: any course can be graded."""
+    """autograder/ finds its course by name (autograder/course/active.py) and never imports it: any course can be
+    graded."""
     assert machinery_imports_of_the_course(graph) == []
 
 
@@ -214,7 +215,8 @@ DRAWING = {"exercises.draw": {"networkx", "matplotlib"}, "exercises.graph_widget
 
 
 def test_the_learner_side_stands_alone(graph):
-    """exercises/ (shipped to learners) imports no kit code and nothing beyond the standard library, pytest and Hypothesis."""
+    """exercises/ (shipped to learners) imports no kit code and nothing beyond the standard library, pytest and
+    Hypothesis."""
     allowed = set(sys.stdlib_module_names) | {"pytest", "hypothesis", "exercises"}
     for module in graph.find_descendants("exercises") | {"exercises"}:
         for imported in graph.find_modules_directly_imported_by(module):

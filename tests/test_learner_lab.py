@@ -1,4 +1,5 @@
-"""The learner bundle's `make lab`: JupyterLab starts as root too, with nbgrader's Validate button and no instructor tools
+"""The learner bundle's `make lab`: JupyterLab starts as root too, with nbgrader's Validate button and no instructor
+tools
 (no Nbgrader menu either: it holds only those), and its first setup says what it is doing.
 
 tests/e2e/ starts it for real in a browser (`make e2e`); these read what make would run.
@@ -45,7 +46,8 @@ def test_learner_environment_has_nbgrader_for_validate_and_switches_instructor_t
 
 
 def test_the_first_setup_announces_itself_before_installing():
-    """A fresh bundle's first `make check` says it is setting up, and that it happens once, before the install runs quietly."""
+    """A fresh bundle's first `make check` says it is setting up, and that it happens once, before the install runs
+    quietly."""
     lines = dry_run("check").splitlines()
     pip = next(i for i, line in enumerate(lines) if "pip install" in line)
     said = [line for line in lines[:pip] if line.startswith("echo ")]

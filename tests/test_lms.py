@@ -120,7 +120,8 @@ def test_an_input_is_graded_on_the_lessons_it_holds(tmp_path):
 
 @pytest.fixture(scope="module")
 def demo_course(tmp_path_factory):
-    """A prepared course with the demo cohort built in it, and its lesson 1 download, as make demo-download writes it."""
+    """A prepared course with the demo cohort built in it, and its lesson 1 download, as make demo-download writes
+    it."""
     course = prepared_course(tmp_path_factory.mktemp("lms") / "out")
     dues = course.due_dates()
     source = course.root / "demo_submissions"

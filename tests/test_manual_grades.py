@@ -94,7 +94,8 @@ def test_a_grade_set_by_hand_rewrites_exactly_what_shows_it(runs):
 
 
 def test_the_grade_and_the_comment_show_in_every_output(runs):
-    """The feedback page, results/*.json, grades.csv, checks.csv and the cohort report all give the gradebook's score."""
+    """The feedback page, results/*.json, grades.csv, checks.csv and the cohort report all give the gradebook's
+    score."""
     out, given = runs.out, runs.auto + 10
     page, text = page_text(out, "barbara", LESSON2)
     assert f"(Score: {runs.total:g} / " in text
@@ -116,7 +117,8 @@ def test_the_grade_and_the_comment_show_in_every_output(runs):
 
 
 def test_a_late_hand_in_has_one_score_everywhere(runs):
-    """ken's lesson 1 after the late penalty: the same in results/*.json, grades.csv, the feedback page and the report."""
+    """ken's lesson 1 after the late penalty: the same in results/*.json, grades.csv, the feedback page and the
+    report."""
     out = runs.out
     entry = runs.third.entry("ken", LESSON1.assignment)
     assert entry.penalty > 0 and entry.late_seconds > 0
@@ -136,7 +138,8 @@ def LESSON1_MOST(runs):  # reads as the constant it stands for
 
 
 def test_untouched_notebooks_are_flagged_and_pages_stand_alone(runs):
-    """margaret's untouched notebook is flagged; her page has no "No response." row, no script, and the lesson's picture."""
+    """margaret's untouched notebook is flagged; her page has no "No response." row, no script, and the lesson's
+    picture."""
     from autograder.pipeline.cohort_report import remarks
 
     assert f"{LESSON1.assignment} untouched" in remarks(runs.third, "margaret")

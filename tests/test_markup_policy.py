@@ -1,4 +1,5 @@
-"""Hostile markup against the pages people read: the formgrader's widgets, Bootstrap's overlays, fetches, and the cost of checking.
+"""Hostile markup against the pages people read: the formgrader's widgets, Bootstrap's overlays, fetches, and the cost
+of checking.
 
 The markup policy (autograder/nbgrader/sanitize/) must leave a learner no way to
 restyle nbgrader's formgrader or the kit's feedback page, even with no script at all:
@@ -67,7 +68,8 @@ def markdown(cell_id, source):
 
 
 def hostile_notebook(nb=None):
-    """A lesson notebook (the lesson's own when None) with every hostile cell put first, before the grade cells they forge."""
+    """A lesson notebook (the lesson's own when None) with every hostile cell put first, before the grade cells they
+    forge."""
     nb = json.loads(json.dumps(nb)) if nb is not None else lesson_notebook()
     ids = grade_ids(nb)
     cells = [{k: v for k, v in cell.items() if k != "family"} for cell in hostile()["cells"]]
@@ -190,7 +192,8 @@ def test_no_id_of_the_learner_reaches_either_page(pages):
 
 
 def test_cell_ids_on_both_pages_are_the_kits(pages):
-    """Every cell's id is the kit's (its position), so nbconvert's anchor ``cell-id=...`` carries nothing of the learner's."""
+    """Every cell's id is the kit's (its position), so nbconvert's anchor ``cell-id=...`` carries nothing of the
+    learner's."""
     assert [cell["id"] for cell in pages.nb["cells"]] == [f"cell-{n}" for n in range(len(pages.nb["cells"]))]
     for where, page, _template in both(pages):
         anchors = [name for name in page.ids if name.startswith("cell-id=")]
@@ -266,7 +269,8 @@ def outputs_of(nb):
 
 
 def test_outputs_are_merged_and_capped_with_a_note(monkeypatch):
-    """Streams are merged as Jupyter shows them; past the caps, outputs are dropped with a note; no dropped one is looked at."""
+    """Streams are merged as Jupyter shows them; past the caps, outputs are dropped with a note; no dropped one is
+    looked at."""
     from autograder.nbgrader.capped_outputs import MAX_OUTPUT_CHARS, MAX_OUTPUTS, output_chars
     from autograder.nbgrader.sanitize import notebook as sanitizer
 

@@ -1,4 +1,5 @@
-"""Lessons 5 and 6's hidden checks on answers no zoo entry gives: hostile shapes, and the largest graph2 the size bound allows."""
+"""Lessons 5 and 6's hidden checks on answers no zoo entry gives: hostile shapes, and the largest graph2 the size bound
+allows."""
 
 import pytest
 
@@ -76,7 +77,8 @@ def gradient_graph(graph, output=None):
 
 
 def test_a_graph2_at_the_size_bound_fits_the_deep_checks_reply():
-    """8 new nodes per edge of the deep check's longest chain, plus 3: the reply holds them all, and the answer passes."""
+    """8 new nodes per edge of the deep check's longest chain, plus 3: the reply holds them all, and the answer
+    passes."""
     case = gradient_graph_deep.cases()[0]
     with Sandbox([Chunk("padded", PADDED)], Limits()) as sandbox:
         reply = sandbox.call(case.fn, list(case.args), case.kwargs, seconds=10, **case.request())

@@ -87,7 +87,8 @@ def checks_functions():
 
 
 def test_function_cells_are_worth_their_hidden_checks():
-    """In the committed source notebooks, each function's grade cell is worth exactly the points of its hidden checks."""
+    """In the committed source notebooks, each function's grade cell is worth exactly the points of its hidden
+    checks."""
     graded = {}
     for lesson in LESSONS:
         for cell in source_notebook(lesson)["cells"]:
@@ -149,7 +150,8 @@ def test_answer_cells_accept_right_answers_and_explain_wrong_ones():
 
 
 def test_restore_metadata_undoes_copied_cells_and_edited_metadata():
-    """Copied test cells, raised points, flipped flags and a bad schema version all go back to the release's metadata."""
+    """Copied test cells, raised points, flipped flags and a bad schema version all go back to the release's
+    metadata."""
     release = source_notebook()
     learner = demo.Learner("someone", "right code, edited metadata")
     handed_in = demo.tamper(learner_notebook(learner))
@@ -222,7 +224,8 @@ def test_unreadable_notebook_scores_zero_with_its_message(gradebook, tmp_path):
     """A hand-in listed in problems.json gets 0 in every grade cell, with the problem and its fix as the message."""
     cache = tmp_path / "cache"
     cache.mkdir()
-    message = f"{LESSON1.notebook}: not valid notebook JSON (line 3: ...); open it in JupyterLab, save it, and hand it in again"
+    message = (f"{LESSON1.notebook}: not valid notebook JSON (line 3: ...); "
+               "open it in JupyterLab, save it, and hand it in again")
     key = f"dennis/{LESSON1.assignment}/{LESSON1.notebook}"
     (cache / hidden_checks.PROBLEMS_FILE).write_text(json.dumps({key: message}), encoding="utf-8")
     graded = run_preprocessor(source_notebook(), gradebook, cache, student="dennis")

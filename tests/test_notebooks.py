@@ -252,7 +252,8 @@ ANSWER = '# %% answer grade_id="q_solution"\n### BEGIN SOLUTION\nORDER = ["p", "
         (ANSWER.replace("ORDER", "ORDRE") + '# %% tests grade_id="q" points=1 judge="order"\nassert True\n',
          r"the judge 'order' reads ORDER, but the answer cell above assigns ORDRE"),
         ('# %% tests grade_id="f" grades="forward"\nassert True\n', r"bad\.py:1: grades='forward', but no reference cell of this lesson names it"),
-        ('# %% reference grade_id="r" module="graph" names=["forward"]\n# %% tests grade_id="f" grades="forward"\nassert True\n',
+        ('# %% reference grade_id="r" module="graph" names=["forward"]\n'
+         '# %% tests grade_id="f" grades="forward"\nassert True\n',
          r"bad\.py:2: no hidden check grades 'forward'"),
         ('# %% reference grade_id="r" module="nowhere" names=["forward"]\n', r"module='nowhere', but solutions/ has no nowhere\.py"),
         ('# %% tests grade_id="f" grades="evaluate" points=25\nassert True\n', r"a function cell is worth its hidden checks"),

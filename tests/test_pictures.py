@@ -164,7 +164,8 @@ HASH_SEEDS = (0, 4, 977)  # 4: the seed under which lesson 1's first picture onc
 
 
 def enters(segment, box, eps=1e-6):
-    """Whether the segment [(x1, y1), (x2, y2)] passes through the inside of ``box`` [x, y, w, h] (its edge is outside)."""
+    """Whether the segment [(x1, y1), (x2, y2)] passes through the inside of ``box`` [x, y, w, h] (its edge is
+    outside)."""
     (x1, y1), (x2, y2) = segment
     low, high = 0.0, 1.0  # Liang-Barsky: clip the segment to the box shrunk by eps
     x0, y0, w, h = box
@@ -187,7 +188,8 @@ def on_side(point, box, side, eps=1e-6):
 
 
 def misleading(picture, edges):
-    """What is wrong with a picture's geometry: arrows through boxes, arrows that are not the graph's, text outside its box."""
+    """What is wrong with a picture's geometry: arrows through boxes, arrows that are not the graph's, text outside its
+    box."""
     boxes, problems, found = picture["boxes"], [], []
     names = {name for edge in edges for name in edge}
     problems += [f"no box for {name!r}" for name in sorted(names - set(boxes))]

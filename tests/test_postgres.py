@@ -1,4 +1,5 @@
-"""A PostgreSQL gradebook (`make grade DB_URL=postgresql://...`): the same outputs as SQLite's, and graders at work meanwhile.
+"""A PostgreSQL gradebook (`make grade DB_URL=postgresql://...`): the same outputs as SQLite's, and graders at work
+meanwhile.
 
 A server of the test's own is started from Debian's PostgreSQL (tests/postgres_server.py), in a
 temporary folder, and stopped at the end. The demo cohort is graded twice: into OUT/gradebook.db,

@@ -137,7 +137,8 @@ def chain(tmp_path_factory):
 
 @pytest.mark.slow
 def test_a_batch_killed_mid_write_leaves_a_readable_history(chain):
-    """Killed halfway through bob's line, the history holds ada's whole line; the rerun ends the cut line and adds bob's."""
+    """Killed halfway through bob's line, the history holds ada's whole line; the rerun ends the cut line and adds
+    bob's."""
     assert chain["killed"].returncode == -9, chain["killed"].stderr[-2000:]
     assert not chain["cut"].endswith(b"\n") and chain["cut"].count(b"\n") == 1
     assert chain["finished"].returncode == 0, chain["finished"].stderr[-3000:]

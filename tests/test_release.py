@@ -1,4 +1,5 @@
-"""The learner bundle: built by `python -m autograder.authoring.release`, complete, deterministic, and free of anything secret.
+"""The learner bundle: built by `python -m autograder.authoring.release`, complete, deterministic, and free of anything
+secret.
 
 The canary tests copy the kit, plant a unique string in every file of the
 autograder package (hidden checks and zoo included), in every solution region
@@ -327,7 +328,8 @@ def test_no_canary_in_results_json(runs, which):
 
 @pytest.mark.slow
 def test_no_canary_in_batch_feedback_results_or_report(runs):
-    """The canaried copy's batch, grading the demo cohort, writes feedback HTML, results JSON and reports without the canary."""
+    """The canaried copy's batch, grading the demo cohort, writes feedback HTML, results JSON and reports without the
+    canary."""
     graded = runs["batch"]
     assert graded.returncode == 0, graded.stderr[-3000:]
     out = runs["tmp"] / "batch_out"
@@ -365,7 +367,8 @@ def test_bundle_stub_fails_its_task_tests(public_runs):
 
 @pytest.mark.slow
 def test_an_untouched_make_check_ends_with_the_summary_and_the_next_step(public_runs):
-    """The learner's last screen (24 lines) of `make check` on the untouched bundle: every task, once, and what to do."""
+    """The learner's last screen (24 lines) of `make check` on the untouched bundle: every task, once, and what to
+    do."""
     done = public_runs["make check"]
     assert done.returncode != 0, "a bundle whose tasks are not written yet fails make check"
     output = done.stdout
@@ -478,7 +481,8 @@ def test_public_workflow_runs_the_public_tests_on_every_push():
 
 @pytest.mark.skipif(not shutil.which("make"), reason="make is not installed")
 def test_learner_makefile_check_selects_task_and_implementation():
-    """`make check TASK=backward IMPL=notebooks` runs pytest on exercises/tests with -m task_backward --impl=notebooks."""
+    """`make check TASK=backward IMPL=notebooks` runs pytest on exercises/tests with -m task_backward
+    --impl=notebooks."""
     dry = run(["make", "-n", "check", "TASK=backward", "IMPL=notebooks"], ROOT / "learner")
     assert dry.returncode == 0, dry.stderr
     assert ".venv/bin/python -m pytest exercises/tests -m task_backward --impl=notebooks" in dry.stdout

@@ -35,7 +35,8 @@ def check(check_id, passed, misconception=""):
 
 
 def cohort(learners=12):
-    """A seeded cohort: easy/one always passes, hard/one always fails, split/one follows the total, noise/one alternates."""
+    """A seeded cohort: easy/one always passes, hard/one always fails, split/one follows the total, noise/one
+    alternates."""
     lessons = [Lesson("lesson1", "first.ipynb", 10), Lesson("lesson2", "second.ipynb", 14)]
     found = {}
     for i in range(learners):
@@ -132,7 +133,8 @@ def test_report_is_the_same_for_the_same_cohort(page):
 
 
 def test_a_report_built_learner_by_learner_keeps_only_their_rows(page):
-    """Report.add takes a learner's records and keeps their row only: emptying the records afterwards changes nothing."""
+    """Report.add takes a learner's records and keeps their row only: emptying the records afterwards changes
+    nothing."""
     whole = cohort()
     report = cohort_report.Report(whole.lessons, whole.checks, whole.answers, whole.notes, whole.rules)
     for student in sorted(whole.learners):
@@ -236,7 +238,8 @@ def solution_cell(grade_id, source, comment, grade=False, kind="code"):
 
 
 def graded_notebook():
-    """A notebook as generate_feedback sees it: grade cells with the outputs HiddenChecks writes and GetGrades' scores."""
+    """A notebook as generate_feedback sees it: grade cells with the outputs HiddenChecks writes and GetGrades'
+    scores."""
     failed = new_output("error", ename="HiddenCheckFailed", evalue=f"evaluate returned {HOSTILE_VALUE} {LONG_VALUE}",
                         traceback=["wrong_order_valueerror/wrong_order (evaluate): 0/3 FAILED", f"  got {LONG_VALUE}"])
     cells = [

@@ -65,7 +65,8 @@ def sandbox_of(source, limits=Limits()):
 
 # ---------------------------------------------------------------- the reply pipe
 def test_a_stray_frame_is_skipped_without_being_read_into_memory():
-    """A 60 MB frame without the request's nonce costs the parent a bounded buffer, not its size (or gigabytes decoded)."""
+    """A 60 MB frame without the request's nonce costs the parent a bounded buffer, not its size (or gigabytes
+    decoded)."""
     source = FRAMES + '''
 def users_of(graph, name):
     frame(b'{"status": "ok", "value": [' + b"0.125," * 10_000_000 + b'0.125]}')
@@ -116,7 +117,8 @@ def users_of(graph, name):
 
 @pytest.mark.slow
 def test_a_child_that_stops_reading_cannot_block_the_parent():
-    """A forged answer, then no more reading: the next request, far larger than a pipe holds, times out instead of blocking."""
+    """A forged answer, then no more reading: the next request, far larger than a pipe holds, times out instead of
+    blocking."""
     source = FRAMES + '''
 import time
 
@@ -141,7 +143,8 @@ def inputs_of(graph, name):
 
 # ---------------------------------------------------------------- answers sent as a list of numbers
 def test_backward_answers_come_back_as_the_same_dict():
-    """A dict keyed like the call's values comes back as its numbers alone; the parent rebuilds it with its own names."""
+    """A dict keyed like the call's values comes back as its numbers alone; the parent rebuilds it with its own
+    names."""
     with sandbox_of(REFERENCE_SOURCE) as sandbox:
         reply = sandbox.call("backward", [SMALL_GRAPH, SMALL_VALUES])
         reordered = sandbox.call("evaluate", [SMALL_GRAPH, {"c": 1.0, "b": 3.0, "a": 2.0}])
@@ -261,7 +264,8 @@ def test_the_budget_ends_every_call_left(wall_clock):
 
 @pytest.mark.slow
 def test_out_of_time_checks_fail_with_a_clear_message(wall_clock):
-    """Checks left when the budget runs out fail, each saying it is out of time, and grading ends soon after the budget."""
+    """Checks left when the budget runs out fail, each saying it is out of time, and grading ends soon after the
+    budget."""
     limits = Limits(call_seconds=5, submission_seconds=2.5)
     every = check_table.all_checks()
     checks = [c for c in every if c.function == "users_of"] + [c for c in every if c.function == "inputs_of"]
@@ -436,7 +440,8 @@ def test_builders_compute_values_as_the_reference_does(description):
 
 
 def test_the_child_script_is_standard_library_only():
-    """The course's builders.py imports nothing, child.py only the standard library: the child runs with -I -S in an empty root."""
+    """The course's builders.py imports nothing, child.py only the standard library: the child runs with -I -S in an
+    empty root."""
     for path in (*active.child_parts(), CHILD):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}

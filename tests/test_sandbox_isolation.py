@@ -130,7 +130,8 @@ def test_every_right_answer_fits_its_calls_bound():
 
 @pytest.mark.parametrize("description", [{"shape": "chain", "length": 20_000}, {"shape": "wide", "width": 5_000}])
 def test_a_number_for_every_name_of_a_built_input_fits_its_calls_bound(description):
-    """On the large inputs the child builds, a dict giving every name a 17-digit float fits (as a value, not doubles)."""
+    """On the large inputs the child builds, a dict giving every name a 17-digit float fits (as a value, not
+    doubles)."""
     from graphcourse import builders
     from graphcourse.checks import as_json_graph
 
@@ -401,8 +402,9 @@ def marked():
     found = []
     for entry in os.listdir("/proc"):
         try:
-            if entry.isdigit() and int(entry) != os.getpid() and {marker!r}.encode() in open(f"/proc/{{entry}}/cmdline", "rb").read():
-                found.append(entry)
+            if entry.isdigit() and int(entry) != os.getpid():
+                if {marker!r}.encode() in open(f"/proc/{{entry}}/cmdline", "rb").read():
+                    found.append(entry)
         except OSError:
             pass
     return found
@@ -431,7 +433,8 @@ def _unprivileged_python():
     site = os.pathsep.join(p for p in sys.path if p.endswith("site-packages") and os.path.isdir(p))
     for python, extra in (("/usr/bin/python3", {"PYTHONPATH": site}), (sys.executable, {})):
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", **extra}
-        check = f"import sys; sys.path.insert(0, {str(ROOT)!r}); import autograder.sandbox.sandbox; assert sys.version_info[:2] == {tuple(sys.version_info[:2])!r}"
+        check = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import autograder.sandbox.sandbox; "
+                 f"assert sys.version_info[:2] == {tuple(sys.version_info[:2])!r}")
         try:
             if subprocess.run([*NOBODY, python, "-c", check], env=env, cwd="/", capture_output=True, timeout=60).returncode == 0:
                 return python, env

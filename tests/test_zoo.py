@@ -91,7 +91,8 @@ def test_an_answer_that_ignores_its_input_earns_nothing(entry):
 
 
 def test_every_function_has_answers_that_ignore_their_input():
-    """Each graded function has a zoo entry that ignores its input, which proves every one of its checks constant-proof."""
+    """Each graded function has a zoo entry that ignores its input, which proves every one of its checks
+    constant-proof."""
     missing = sorted(set(checks.FUNCTIONS) - {e.function for e in ZERO})
     assert not missing, (f"graphcourse/zoo/ has no entry with SCORES_ZERO = True for {', '.join(missing)}: add "
                          f"buggy_constant_<function>_<answer>.py whose function returns [], {{}}, zeros or its input")

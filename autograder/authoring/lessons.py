@@ -94,8 +94,8 @@ def check_grade_cell(cell):
                               f"{active.name()}/checks/")
     elif cell.judge not in answers.judges():
         raise LessonError(
-            f"{cell.where}: judge={cell.judge!r} is not defined; use one of the kit's ({', '.join(answers.KIT_JUDGES)}) "
-            f"or add it to JUDGES in the course's answers.py"
+            f"{cell.where}: judge={cell.judge!r} is not defined; "
+            f"use one of the kit's ({', '.join(answers.KIT_JUDGES)}) or add it to JUDGES in the course's answers.py"
         )
     elif cell.judge == "one_of" and (not isinstance(cell.options.get("accept"), dict) or len(cell.options["accept"]) != 1
                                      or list(cell.options["accept"]) != list(cell.solution)):

@@ -126,7 +126,8 @@ def _stubs_of(tree):
 
 
 def _looked_at(chunks):
-    """[(functions defined, their stubs {name: (first, last)})] for each chunk, each parsed once, within MAX_LOOKED_AT."""
+    """[(functions defined, their stubs {name: (first, last)})] for each chunk, each parsed once, within
+    MAX_LOOKED_AT."""
     found, left = [], MAX_LOOKED_AT
     for _label, code in chunks:
         tree = _tree(code) if len(code) <= left else None

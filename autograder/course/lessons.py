@@ -290,7 +290,8 @@ def grade_cells(notebooks=NOTEBOOKS):
 @functools.lru_cache(maxsize=None)
 def teaching_sources(notebooks=NOTEBOOKS):
     """The source of every ungraded code cell the lessons ship (kind ``code``), stripped: the course's own
-    teaching cells (pictures, plots, worked examples), which a hand-in holds unchanged unless the learner edited them."""
+    teaching cells (pictures, plots, worked examples), which a hand-in holds unchanged unless the learner edited
+    them."""
     found = set()
     for lesson in discover(notebooks, drafts=True):
         found.update(cell.source.strip() for cell in read_lesson(lesson, notebooks)[0] if cell.kind == "code")

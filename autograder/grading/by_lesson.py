@@ -134,7 +134,8 @@ def _module(path):
 
 
 def _screened(submission):
-    """The submission without the chunks the grader cannot parse (said in its notes); SubmissionError if none is left."""
+    """The submission without the chunks the grader cannot parse (said in its notes); SubmissionError if none is
+    left."""
     chunks, notes = parsable(submission.chunks)
     if not chunks:
         raise SubmissionError("; ".join(notes))
@@ -226,7 +227,8 @@ def grade_path(path, lesson=None):
         graded.parts.append(_functions_part(_module(path), path.stem, only=only))
     else:
         raise SubmissionError(
-            f"{path}: cannot grade a '{path.suffix or 'extensionless'}' file; hand in a .py module, an .ipynb notebook, or a folder"
+            f"{path}: cannot grade a '{path.suffix or 'extensionless'}' file; "
+            "hand in a .py module, an .ipynb notebook, or a folder"
         )
     graded.seconds = time.perf_counter() - started
     return graded

@@ -101,7 +101,8 @@ def fresh(value):
 
 
 def per_case(compute, keep=4096):
-    """``compute(case)``, worked out once for each of the ``keep`` cases used latest (the result is shared: never change it)."""
+    """``compute(case)``, worked out once for each of the ``keep`` cases used latest (the result is shared: never change
+    it)."""
     cache = {}  # id(case) -> (case, result), least recently used first
 
     def remembered(case):

@@ -18,7 +18,8 @@ def drawing_helper_missing(message):
 
 
 def describe_call(case):
-    """How feedback shows a case's input: its label and the call. A course's judges part may give its own ``describe``."""
+    """How feedback shows a case's input: its label and the call. A course's judges part may give its own
+    ``describe``."""
     lines = [f"input: {case.label}" if case.label else "input:"]
     shown = [short(a) for a in case.args] + [f"{k}={short(v)}" for k, v in case.kwargs.items()]
     lines.append(f"  call: {case.fn}({', '.join(shown)})" + (f", through {case.driver}" if case.driver else ""))

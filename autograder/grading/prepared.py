@@ -100,7 +100,8 @@ def machine():
             model = next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), "")
     except OSError:
         pass
-    return f"{platform.machine()}; {os.cpu_count()} cores; {model or platform.processor()}; Python {sys.version.split()[0]}"
+    python = sys.version.split()[0]
+    return f"{platform.machine()}; {os.cpu_count()} cores; {model or platform.processor()}; Python {python}"
 
 
 # ---------------------------------------------------------------- the body's encoding: exact, or not at all

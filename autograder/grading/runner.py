@@ -259,7 +259,8 @@ def drawn_examples(check):
 
 
 def use(held):
-    """Grade with ``held`` (a prepared.Prepared) from now on, in place of the course's store; forget what was worked out."""
+    """Grade with ``held`` (a prepared.Prepared) from now on, in place of the course's store; forget what was worked
+    out."""
     worked_out.use(held)
     _EXAMPLES.clear()
 

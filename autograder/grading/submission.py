@@ -111,7 +111,8 @@ def teaching(cell, sources=None):
 
 
 def from_notebook_json(nb, path, is_test=notebook.is_test_cell) -> Submission:
-    """A parsed notebook's code cells as chunks, test cells and unchanged teaching cells left out; messages name ``path``."""
+    """A parsed notebook's code cells as chunks, test cells and unchanged teaching cells left out; messages name
+    ``path``."""
     path = Path(path)
     sources = teaching_sources()
 
@@ -186,4 +187,5 @@ def load(path) -> Submission:
         return from_notebook(path)
     if path.suffix == ".py":
         return from_module(path)
-    raise SubmissionError(f"{path}: cannot grade a '{path.suffix or 'extensionless'}' file; hand in a .py module, an .ipynb notebook, or a folder")
+    raise SubmissionError(f"{path}: cannot grade a '{path.suffix or 'extensionless'}' file; "
+                          "hand in a .py module, an .ipynb notebook, or a folder")

@@ -24,7 +24,8 @@ class GradescopeResults(Configurable):
 
     visibility = Dict(
         value_trait=Enum(LEVELS), default_value={},
-        help='{check family, "property" or "answers": Gradescope visibility} of the tests; every other test is "visible"',
+        help='{check family, "property" or "answers": Gradescope visibility} of the tests; '
+        'every other test is "visible"',
     ).tag(config=True)
 
 

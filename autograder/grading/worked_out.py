@@ -19,7 +19,8 @@ def reference_replies(case, repeats=1, **measure):
 
 
 def reference_memory(case):
-    """The reference's peak memory on `case` (bytes above a fresh child's), through the same sandbox, once per process."""
+    """The reference's peak memory on `case` (bytes above a fresh child's), through the same sandbox, once per
+    process."""
     key = (case.fn, case.label)
     if key not in _REFERENCE_MEMORY:
         (reply,) = reference_replies(case, measure_memory=True)
@@ -82,7 +83,8 @@ def store():
 
 
 def use(held):
-    """Grade with ``held`` (a prepared.Prepared) from now on, in place of the course's store; forget what was worked out."""
+    """Grade with ``held`` (a prepared.Prepared) from now on, in place of the course's store; forget what was worked
+    out."""
     _STORE[:] = [held]
     for cache in (_INPUTS, _REFERENCE_TIMES):
         cache.clear()

@@ -81,7 +81,8 @@ class Course:
 
     @property
     def db_url(self):
-        """The gradebook's URL: the one given, else the one OUT's config names (nbgrader's db_url), else OUT/gradebook.db."""
+        """The gradebook's URL: the one given, else the one OUT's config names (nbgrader's db_url), else
+        OUT/gradebook.db."""
         if self._db_url is None:
             default = gradebook_url.folder_default(self.root)
             try:
@@ -96,7 +97,8 @@ class Course:
         return self.db_url == gradebook_url.folder_default(self.root)
 
     def has_gradebook(self):
-        """Whether OUT was graded: its config, and its gradebook file (or a configured database) with the course in it."""
+        """Whether OUT was graded: its config, and its gradebook file (or a configured database) with the course in
+        it."""
         if not (self.root / "nbgrader_config.py").is_file():
             return False
         if self.own_gradebook():
@@ -164,7 +166,8 @@ class Course:
             return dict(getattr(self.api(), step)(*args))
 
     def call(self, step, *args, log, runner=None):
-        """One step of nbgrader's API, by ``runner`` (default: ``run``, in this process); its log goes to logs/<log>.log.
+        """One step of nbgrader's API, by ``runner`` (default: ``run``, in this process); its log goes to
+        logs/<log>.log.
 
         A runner is any function with ``run``'s arguments and result: the batch passes one
         that waits for a worker process already running the step.

@@ -17,7 +17,8 @@ BIN = Path(sys.executable).parent  # the venv's bin: nbgrader, alembic
 
 
 def environment(config_dir, base=None):
-    """A copy of ``base`` (default os.environ) for running nbgrader, with ``config_dir`` (made empty if new) as Jupyter's."""
+    """A copy of ``base`` (default os.environ) for running nbgrader, with ``config_dir`` (made empty if new) as
+    Jupyter's."""
     Path(config_dir).mkdir(parents=True, exist_ok=True)
     env = dict(os.environ if base is None else base)
     env["PATH"] = str(BIN) + os.pathsep + env.get("PATH", "")

@@ -102,7 +102,8 @@ class HiddenChecks(NbGraderPreprocessor):
     ).tag(config=True)
     limits = Dict(
         {},
-        help="Overrides of the sandbox's limits (autograder/sandbox/limits.py, Limits), e.g. {'submission_seconds': 120}.",
+        help="Overrides of the sandbox's limits (autograder/sandbox/limits.py, Limits), "
+        "e.g. {'submission_seconds': 120}.",
     ).tag(config=True)
     shrink = Bool(
         True,

@@ -41,7 +41,8 @@ class FlushOnCommit:
 
 
 class NotebookRows:
-    """Stands in for a Gradebook while the cells of ``notebook`` (of ``assignment``; of ``student``, if given) are processed."""
+    """Stands in for a Gradebook while the cells of ``notebook`` (of ``assignment``; of ``student``, if given) are
+    processed."""
 
     def __init__(self, gradebook, notebook, assignment, student=None, session=None):
         self._gradebook = gradebook

@@ -1,4 +1,5 @@
-"""Canvas in and out: the gradebook as a CSV that Canvas's gradebook import takes, and the demo cohort as Canvas downloads.
+"""Canvas in and out: the gradebook as a CSV that Canvas's gradebook import takes, and the demo cohort as Canvas
+downloads.
 
     make export-canvas [OUT=out]    # OUT/canvas.csv, from OUT's gradebook and the Canvas ids of its downloads
     make demo-download [OUT=out]    # OUT/demo_download/<assignment>.zip: the demo cohort as Canvas's downloads

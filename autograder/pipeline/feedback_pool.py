@@ -14,7 +14,8 @@ from autograder.pipeline.progress import Progress
 
 
 def write_feedback(course, assignment, student):
-    """nbgrader generate_feedback for one hand-in, in this process, its old feedback removed first; nbgrader's result."""
+    """nbgrader generate_feedback for one hand-in, in this process, its old feedback removed first; nbgrader's
+    result."""
     remove(course.path("feedback", student, assignment))
     return course.run("generate_feedback", assignment, student)
 

@@ -69,7 +69,8 @@ def _learner_grade_ids(source, path):
 
 
 def grade_ids_in(data):
-    """The grade ids the bytes of a notebook file carry, or an empty set when they are no notebook (or cost too much to read)."""
+    """The grade ids the bytes of a notebook file carry, or an empty set when they are no notebook (or cost too much to
+    read)."""
     if too_costly(data):
         return set()
     try:

@@ -47,10 +47,13 @@ def command(out: Path, ip: str, port: int, token: str):
         "--ServerApp.answer_yes=True",  # one Ctrl+C stops the server: no "Shutdown this server (y/[n])?"
         "--ServerApp.log_level=WARN",  # the address is printed above; Jupyter's start-up chatter is not
         "--LabApp.log_level=WARN",
-        f"--Exchange.root={out / EXCHANGE}",  # an exchange that exists: no banner, no "Unwritable directory" per request
+        # an exchange that exists: no banner, no "Unwritable directory" per request
+        f"--Exchange.root={out / EXCHANGE}",
         "--FormgradeExtension.debug=False",  # no dump of the loaded config on the assignments page (nor its warning)
-        f"--ServerApp.jpserver_extensions={PAGES}=True",  # the pages as the kit uses them: no draft, no Release or Collect
-        f"--HTMLExporter.preprocessors={NAMES_ESCAPED}",  # a submission page shows the learner's name as text, never markup
+        # the pages as the kit uses them: no draft, no Release or Collect
+        f"--ServerApp.jpserver_extensions={PAGES}=True",
+        # a submission page shows the learner's name as text, never markup
+        f"--HTMLExporter.preprocessors={NAMES_ESCAPED}",
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         args.append("--allow-root")  # Jupyter refuses root otherwise; containers often run as root

@@ -52,7 +52,8 @@ class Ledger:
         return {**results, "extra_data": {**(results.get("extra_data") or {}), "provenance": found}}
 
     def add(self, student, written):
-        """One learner's results ({assignment: results}): their rows, and their new decisions appended to the history."""
+        """One learner's results ({assignment: results}): their rows, and their new decisions appended to the
+        history."""
         new = []
         for assignment, results in written.items():
             found = (results.get("extra_data") or {}).get("provenance") or {}

@@ -31,7 +31,8 @@ def visible(text):
 
 
 def listed(names, total=None):
-    """Names joined by commas: at most SHOWN_NAMES of them, then how many more of ``total`` (a folder may hold 80,000 files)."""
+    """Names joined by commas: at most SHOWN_NAMES of them, then how many more of ``total`` (a folder may hold 80,000
+    files)."""
     shown = names[:SHOWN_NAMES]
     more = (len(names) if total is None else total) - len(shown)
     return ", ".join(shown) + (f" and {more:,} more" if more > 0 else "")

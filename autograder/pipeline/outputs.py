@@ -110,7 +110,8 @@ def results_of(entry):
 
 def write_results(course, student, entries, ledger=None):
     """results/<student>/<assignment>.json of one learner's hand-ins, each rewritten only when it changes, with its
-    provenance under extra_data when a ``ledger`` (autograder/pipeline/ledger.py) is given; return {assignment: results}."""
+    provenance under extra_data when a ``ledger`` (autograder/pipeline/ledger.py) is given; return {assignment:
+    results}."""
     written = {}
     for assignment, entry in entries.items():
         results = results_of(entry)
@@ -127,7 +128,8 @@ def today():
 
 
 def report_page(course, report, name):
-    """The cohort report's page, dated the day its content last changed (kept in state.json): a rerun changes nothing."""
+    """The cohort report's page, dated the day its content last changed (kept in state.json): a rerun changes
+    nothing."""
     undated = report.html_page(course=name)
     content = sha(undated.encode())
     kept = course.state.get("report", {})
@@ -181,7 +183,8 @@ def missing_report(cohort):
                 lines.append(f"missing: {student} handed in nothing for {lesson.assignment}")
             elif entry.late_seconds > 0:
                 cost = f"; the late policy took {entry.penalty:g} points" if entry.penalty else ""
-                lines.append(f"late: {student} handed in {lesson.assignment} {timestamps.duration(entry.late_seconds)} after the due date{cost}")
+                after = timestamps.duration(entry.late_seconds)
+                lines.append(f"late: {student} handed in {lesson.assignment} {after} after the due date{cost}")
             if entry.status == "unreadable":
                 lines.append(f"unreadable: {student}/{lesson.assignment}: {entry.problem}")
     return lines

@@ -10,7 +10,8 @@ reads them: ``id`` (the learner's folder under submitted/, the id that `make gra
 holds. A learner of the roster who has not been graded yet is added, so the formgrader
 and grades.csv list them too, with nothing handed in.
 
-Names stay in OUT's gradebook (OUT/gradebook.db, or the database OUT's config names) across later runs of `make grade` (nbgrader never
+Names stay in OUT's gradebook (OUT/gradebook.db, or the database OUT's config names) across later runs of `make grade`
+(nbgrader never
 overwrites them). The whole roster is checked before anything is written: a bad row
 stops the import with a message naming the file, the line and the fix.
 """
@@ -119,7 +120,8 @@ def main(argv=None):
     from autograder.nbgrader.course_folder import Course
 
     if not Course(out).has_gradebook():
-        print(f"roster: {out} holds no graded course (its nbgrader_config.py and gradebook): grade first with `make grade` (`make grade OUT={args.out}`), "
+        print(f"roster: {out} holds no graded course (its nbgrader_config.py and gradebook): "
+              f"grade first with `make grade` (`make grade OUT={args.out}`), "
               f"then import the roster; the names stay through later runs", file=sys.stderr)
         return EXIT_BAD_ROSTER
     try:

@@ -35,7 +35,8 @@ class BadTimestamp(ValueError):
 
 
 def canonical(data):
-    """nbgrader's text (with a newline) for the time in ``data``, the bytes of a timestamp.txt; BadTimestamp otherwise."""
+    """nbgrader's text (with a newline) for the time in ``data``, the bytes of a timestamp.txt; BadTimestamp
+    otherwise."""
     if len(data) > MAX_BYTES:
         raise BadTimestamp(f"{len(data):,} bytes, more than the cap of {MAX_BYTES:,} bytes; {FIX}")
     try:

@@ -19,7 +19,8 @@ whose answer is one float per name of the call (a value per name) may instead ha
 body FLOATS_MARK, the JSON part's length (8 bytes big-endian), the JSON part, then the floats
 as native 8-byte doubles: a 200,000-name answer is sent and read thirty times faster than as
 JSON text. A driver's list of answers whose last one is such a dict is sent the same way, the
-list's other answers as the JSON part's "value" and "last" true. Everything it sends is checked again by the parent, which trusts none of it.
+list's other answers as the JSON part's "value" and "last" true. Everything it sends is checked again by the parent,
+which trusts none of it.
 """
 
 import array

@@ -78,7 +78,8 @@ done
 shift
 for device in null zero urandom; do mount --bind "/dev/$device" "$root/dev/$device" || exit 97; done
 mount -t proc proc "$root/proc" || exit 97
-mount -t tmpfs -o "size=$size,nr_inodes=$files,mode=0700,uid=$owner,gid=$owner" graphkit-folder "$root$folder" || exit 97
+mount -t tmpfs -o "size=$size,nr_inodes=$files,mode=0700,uid=$owner,gid=$owner" \
+    graphkit-folder "$root$folder" || exit 97
 exec "$CHROOT" "$root" /bin/sh -c 'cd "$0" && exec "$@"' "$folder" "$@"
 """
 

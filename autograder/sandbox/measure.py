@@ -1,4 +1,5 @@
-"""What the sandbox measures of a child, read by the parent and never reported by the child: CPU time and peak memory."""
+"""What the sandbox measures of a child, read by the parent and never reported by the child: CPU time and peak
+memory."""
 
 import os
 

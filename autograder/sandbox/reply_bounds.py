@@ -7,7 +7,8 @@ to two numbers before it is decoded: its length in bytes, and its items (the com
 opening brackets in its text, so every list, dict and value it can decode to is counted).
 
 An answer names at most the call's names, each with a number: a dict of values, a list of
-names (the course may say which names an argument of its own holds). So a call may be answered with REPLY_FACTOR times its names as
+names (the course may say which names an argument of its own holds). So a call may be answered with REPLY_FACTOR times
+its names as
 JSON (each name with NUMBER_BYTES for its number and separators), plus a fixed allowance for
 the status, the time and an error's fields; a call that asks for its arguments back may add
 their whole text again. A call a course driver answers (a public program run against the

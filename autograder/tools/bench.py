@@ -201,8 +201,8 @@ def fresh_figures(work):
     except otter.OtterError as err:
         print(f"otter run: could not be measured: {err}")
         return figures
-    print(f"otter run on {edges.OTTER_MODULE}, {len(edges.otter_tests())} tests ({otter.version(found)}): {seconds:.2f} s "
-          f"wall, median of {otter.RUNS}; the kit is {seconds / median:.1f}x faster")
+    print(f"otter run on {edges.OTTER_MODULE}, {len(edges.otter_tests())} tests ({otter.version(found)}): "
+          f"{seconds:.2f} s wall, median of {otter.RUNS}; the kit is {seconds / median:.1f}x faster")
     return figures
 
 

@@ -91,7 +91,8 @@ def assert_graph(got, want, what):
         name, op, reads = entry
         assert (name, op, list(reads)) == want_entry, f"{what}: entry {k} should be {want_entry}, got {tuple(entry)}"
     assert len(got) == len(want), (
-        f"{what}: the graph has {len(got)} entries, expected {len(want)} (one per operation); the first extra one is {got[len(want)]!r}"
+        (f"{what}: the graph has {len(got)} entries, expected {len(want)} (one per operation); "
+                             f"the first extra one is {got[len(want)]!r}")
     )
 
 
@@ -135,11 +136,13 @@ def assert_records_the_program(graph, values, steps, leaves, what):
             else:
                 constant = f"k{numbers_seen}"
                 assert read == constant, (
-                    f"{what}: entry {k}: {which} is the number {operand!r}; numbers become constants k0, k1, ... in the "
-                    f"order they are used, one per use, so it should be read as {constant!r}; got {read!r} (inputs {reads})"
+                    f"{what}: entry {k}: {which} is the number {operand!r}; "
+                    f"numbers become constants k0, k1, ... in the order they are used, one per use, "
+                    f"so it should be read as {constant!r}; got {read!r} (inputs {reads})"
                 )
                 assert CONSTANT_NAME.fullmatch(read) and values.get(read) == operand, (
-                    f"{what}: the constant {read!r} should hold {operand!r}, but values has {values.get(read, '(nothing)')!r}"
+                    f"{what}: the constant {read!r} should hold {operand!r}, "
+                    f"but values has {values.get(read, '(nothing)')!r}"
                 )
                 numbers_seen += 1
     want_names = set(leaves) | {f"k{j}" for j in range(numbers_seen)} | {f"t{k}" for k in range(len(steps))}

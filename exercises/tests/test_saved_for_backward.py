@@ -86,10 +86,12 @@ def test_saved_for_backward_random_graphs(impl, case):
         assert isinstance(kept, list), f"{what}: node {name!r} should map to a list, not {kept!r}"
         assert len(set(kept)) == len(kept), f"{what}: node {name!r} lists a name twice: {kept}; each stored value once"
         assert set(kept) <= set(reads) | {name}, (
-            f"{what}: node {name!r} = {op} {' '.join(reads)} saves {kept}; a node's slopes read only its inputs or its output")
+            f"{what}: node {name!r} = {op} {' '.join(reads)} saves {kept}; "
+            "a node's slopes read only its inputs or its output")
         ordered = [read for read in dict.fromkeys(reads) if read in kept]
         assert [n for n in kept if n != name] == ordered, f"{what}: node {name!r} saves {kept}: inputs in the order the node lists them"
         alone = impl.saved_for_backward([(name, op, list(reads))])
         assert kept == alone.get(name), (
-            f"{what}: node {name!r} = {op} {' '.join(reads)} saves {kept} in this graph but {alone.get(name)!r} in a graph "
-            "of that node alone; what a node saves depends only on its op and inputs")
+            f"{what}: node {name!r} = {op} {' '.join(reads)} saves {kept} in this graph "
+            f"but {alone.get(name)!r} in a graph of that node alone; "
+            "what a node saves depends only on its op and inputs")

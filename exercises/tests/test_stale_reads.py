@@ -95,15 +95,15 @@ def test_stale_reads_random_graphs(impl, earlier, data):
         for name in stale([(at, replaced)]):
             assert replaced in saved[name] and position[name] <= at, (
                 f"stale_reads({graph}, {[(at, replaced)]}) lists {name!r}, at position {position[name]}, which saves "
-                f"{saved[name]} (your saved_for_backward): it is stale only if it saves {replaced!r} and ran at or before "
-                f"position {at}")
+                f"{saved[name]} (your saved_for_backward): "
+                f"it is stale only if it saves {replaced!r} and ran at or before position {at}")
     last = len(graph) - 1
     for replaced in names:
         want = [name for name, _op, _reads in graph if replaced in saved[name]]
         got = stale([(last, replaced)])
         assert got == want, (
-            f"stale_reads({graph}, {[(last, replaced)]}): {replaced!r} was replaced after every node ran, so every node "
-            f"that saves it (by your saved_for_backward: {want}) is stale; got {got}")
+            f"stale_reads({graph}, {[(last, replaced)]}): {replaced!r} was replaced after every node ran, "
+            f"so every node that saves it (by your saved_for_backward: {want}) is stale; got {got}")
     singles = {name for replacement in overwritten for name in stale([replacement])}
     want = [entry[0] for entry in graph if entry[0] in singles]
     got = stale(overwritten)

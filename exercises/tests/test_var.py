@@ -50,8 +50,8 @@ def test_binary_op_of_two_vars(impl, op):
     out = APPLY[op](tape.leaf("x", 3.0), tape.leaf("y", 2.0))
     assert_graph(tape.graph, [("t0", op, ["x", "y"])], f"x {SYMBOL[op]} y")
     assert out.name == "t0" and out.value == BINARY_VALUES[op], (
-        f"x {SYMBOL[op]} y at x = 3.0, y = 2.0 should return t0 holding {BINARY_VALUES[op]!r}; it returned {out.name!r} "
-        f"holding {out.value!r}")
+        f"x {SYMBOL[op]} y at x = 3.0, y = 2.0 should return t0 holding {BINARY_VALUES[op]!r}; "
+        f"it returned {out.name!r} holding {out.value!r}")
 
 
 @pytest.mark.parametrize("op", list(UNARY_VALUES))

@@ -99,7 +99,8 @@ FAMILIES = families()
 
 
 def family_modules():
-    """The family modules, in FAMILIES order. A family may define JUDGES of its own (graphcourse/judges.py merges them)."""
+    """The family modules, in FAMILIES order. A family may define JUDGES of its own (graphcourse/judges.py merges
+    them)."""
     return [importlib.import_module(f"graphcourse.checks.{family}") for family in FAMILIES]
 
 
@@ -124,7 +125,8 @@ def markdown_table(checks=None):
     for family in FAMILIES:
         members = [c for c in checks if c.family == family]
         functions = ", ".join(dict.fromkeys(c.function for c in members))
-        summary = importlib.import_module(f"graphcourse.checks.{family}").__doc__.strip().splitlines()[0]
+        doc = importlib.import_module(f"graphcourse.checks.{family}").__doc__
+        summary = " ".join(doc.strip().split("\n\n")[0].split())  # the first paragraph, on one line
         lines.append(f"| `{family}` | {functions} | {len(members)} | {sum(c.points for c in members):g} | {summary} |")
     lines.append(f"| **total** | | {len(checks)} | {sum(c.points for c in checks):g} | |")
     return "\n".join(lines)

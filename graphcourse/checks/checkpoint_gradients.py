@@ -1,4 +1,5 @@
-"""backward_checkpointed's gradients are lesson 2's backward's, to 1e-9 relative, for every leaf and every choice of every."""
+"""backward_checkpointed's gradients are lesson 2's backward's, to 1e-9 relative, for every leaf and every choice of
+every."""
 
 import math
 
@@ -93,7 +94,8 @@ def _smooth(case):
 
 @st.composite
 def _chains(draw, max_nodes=10):
-    """(graph, leaves, every): a sequential graph over the eight ops; each node reads the node before it and/or x, w, v."""
+    """(graph, leaves, every): a sequential graph over the eight ops; each node reads the node before it and/or x, w,
+    v."""
     leaves = {"x": draw(st.sampled_from([-1.3, -0.4, 0.6, 1.7])), "w": 0.8, "v": -1.6}
     graph = []
     for i in range(draw(st.integers(1, max_nodes))):

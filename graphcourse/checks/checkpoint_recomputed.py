@@ -1,4 +1,5 @@
-"""backward_checkpointed's recomputed is exactly the number of nodes up to the output that are not checkpoints (positions every-1, 2*every-1, ...)."""
+"""backward_checkpointed's recomputed is exactly the number of nodes up to the output that are not checkpoints
+(positions every-1, 2*every-1, ...)."""
 
 from autograder.grading.compare import Failure, short
 from graphcourse.checks import Check

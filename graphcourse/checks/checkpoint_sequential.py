@@ -1,4 +1,5 @@
-"""backward_checkpointed raises ValueError naming the node when a node reads anything but leaves and the node just before it."""
+"""backward_checkpointed raises ValueError naming the node when a node reads anything but leaves and the node just
+before it."""
 
 from autograder.grading import properties
 from graphcourse.checks import Check

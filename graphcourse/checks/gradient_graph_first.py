@@ -1,4 +1,5 @@
-"""Evaluating gradient_graph's graph2 gives lesson 2's first derivatives, on graphs over lesson 1's eight ops and at any leaves."""
+"""Evaluating gradient_graph's graph2 gives lesson 2's first derivatives, on graphs over lesson 1's eight ops and at any
+leaves."""
 
 import functools
 import json

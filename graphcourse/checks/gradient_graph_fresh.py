@@ -1,4 +1,5 @@
-"""gradient_graph's new nodes have fresh names, even when the graph's own leaves and nodes carry the very names it invents."""
+"""gradient_graph's new nodes have fresh names, even when the graph's own leaves and nodes carry the very names it
+invents."""
 
 from autograder.grading.compare import Failure, no_answer, short
 from graphcourse.checks import Check

@@ -1,4 +1,5 @@
-"""gradient_graph's grads names every name the graph reads or produces: L's node holds 1.0, and what L does not depend on gets a node of value 0.0."""
+"""gradient_graph's grads names every name the graph reads or produces: L's node holds 1.0, and what L does not depend
+on gets a node of value 0.0."""
 
 from autograder.grading.compare import Failure, no_answer, short
 from graphcourse.checks import Check

@@ -1,4 +1,5 @@
-"""gradient_graph differentiates its own graph2 again: second derivatives that agree with central differences of the first, 192 for the diamond at x = 2."""
+"""gradient_graph differentiates its own graph2 again: second derivatives that agree with central differences of the
+first, 192 for the diamond at x = 2."""
 
 import functools
 import json
@@ -27,7 +28,8 @@ AT = {"x": 2.0}  # the worked example's point
 
 
 def twice_parts(case, reply):
-    """(graph2, grads, graph3, grads3, x, None) from a symbolic_twice reply, every part checked; else the Failure last."""
+    """(graph2, grads, graph3, grads3, x, None) from a symbolic_twice reply, every part checked; else the Failure
+    last."""
     failure = no_answer(case, reply)
     if failure:
         return None, None, None, None, None, failure

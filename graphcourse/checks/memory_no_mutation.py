@@ -1,4 +1,5 @@
-"""saved_for_backward, stale_reads and backward_checkpointed leave their arguments as they were, and saved_for_backward's lists are new ones."""
+"""saved_for_backward, stale_reads and backward_checkpointed leave their arguments as they were, and
+saved_for_backward's lists are new ones."""
 
 import copy
 import dataclasses

@@ -1,4 +1,5 @@
-"""topological_order keeps each node's op and inputs, so lesson 2's backward on its answer gives the gradients of the records."""
+"""topological_order keeps each node's op and inputs, so lesson 2's backward on its answer gives the gradients of the
+records."""
 
 import functools
 import math

@@ -14,8 +14,8 @@ ACYCLIC = order_call(backwards([("a", "sq", ["x"]), ("b", "neg", ["a"])]), label
                      expect="order_valid")
 SELF_READ = order_call({"selfish": ["mul", ["selfish", "x"]]}, label="a node that reads itself")
 PAIR = order_call({"ping": ["add", ["pong", "x"]], "pong": ["neg", ["ping"]]}, label="ping reads pong, pong reads ping")
-# The cycle loop_a -> loop_b -> loop_c, with a node before it that it reads (p) and one after it (after) that waits on it,
-# listed first: a message naming the first node left over names after, which is not on the cycle.
+# The cycle loop_a -> loop_b -> loop_c, with a node before it that it reads (p) and one after it (after) that
+# waits on it, listed first: a message naming the first node left over names after, which is not on the cycle.
 BESIDE = order_call(
     {"after": ["neg", ["loop_b"]], "p": ["mul", ["x", "y"]], "loop_a": ["add", ["p", "loop_c"]],
      "loop_b": ["sq", ["loop_a"]], "loop_c": ["neg", ["loop_b"]]},

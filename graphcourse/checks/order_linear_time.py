@@ -1,4 +1,5 @@
-"""topological_order runs in time linear in nodes plus edges: a scan for a ready node, again and again, or a ready list emptied with pop(0), cannot pass."""
+"""topological_order runs in time linear in nodes plus edges: a scan for a ready node, again and again, or a ready list
+emptied with pop(0), cannot pass."""
 
 import dataclasses
 import functools

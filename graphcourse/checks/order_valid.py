@@ -1,4 +1,5 @@
-"""topological_order lists every node after the nodes it reads, on records given in any order: any valid order passes."""
+"""topological_order lists every node after the nodes it reads, on records given in any order: any valid order
+passes."""
 
 import random
 

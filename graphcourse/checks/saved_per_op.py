@@ -1,4 +1,5 @@
-"""saved_for_backward lists, for every node, what its slopes read: a product's and a quotient's inputs, sq's and relu's input, tanh's own output, and nothing for add, sub and neg."""
+"""saved_for_backward lists, for every node, what its slopes read: a product's and a quotient's inputs, sq's and relu's
+input, tanh's own output, and nothing for add, sub and neg."""
 
 from autograder.grading.compare import Failure, no_answer, short
 from graphcourse.checks import Check, call

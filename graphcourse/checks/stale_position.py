@@ -1,4 +1,5 @@
-"""stale_reads lists the nodes that saved a value replaced at or after their own position; a replacement before a node ran is harmless."""
+"""stale_reads lists the nodes that saved a value replaced at or after their own position; a replacement before a node
+ran is harmless."""
 
 import dataclasses
 
@@ -27,7 +28,8 @@ def _saved(graph):
 
 
 def stale_failure(case, reply):
-    """None when the answer is the reference's list; else a Failure naming a node and the replacement that decides it."""
+    """None when the answer is the reference's list; else a Failure naming a node and the replacement that decides
+    it."""
     from graphcourse.judges import reference_answer  # here, not at import: judges.py imports the families
 
     failure = no_answer(case, reply)

@@ -1,4 +1,5 @@
-"""stale_reads goes by what a node saves, not by what it reads: a sum's inputs never make it stale, and tanh is stale when its own output is replaced."""
+"""stale_reads goes by what a node saves, not by what it reads: a sum's inputs never make it stale, and tanh is stale
+when its own output is replaced."""
 
 from graphcourse.checks import Check
 from graphcourse.checks.stale_position import stale_call

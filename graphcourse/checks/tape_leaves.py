@@ -1,4 +1,5 @@
-"""A new Tape is empty; leaf(name, value) puts the value on that tape alone and returns its Var; a name twice raises ValueError."""
+"""A new Tape is empty; leaf(name, value) puts the value on that tape alone and returns its Var; a name twice raises
+ValueError."""
 
 from graphcourse.checks import Case, Check
 

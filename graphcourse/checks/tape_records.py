@@ -1,4 +1,5 @@
-"""Every operation on Vars appends exactly one entry, ("t<k>", op, inputs) with the inputs left operand first, and returns its Var."""
+"""Every operation on Vars appends exactly one entry, ("t<k>", op, inputs) with the inputs left operand first, and
+returns its Var."""
 
 import json
 from collections import Counter

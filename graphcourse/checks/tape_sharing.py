@@ -1,4 +1,5 @@
-"""A value read twice is one entry with two readers: the tape holds one entry per operation that ran, never a copy per read."""
+"""A value read twice is one entry with two readers: the tape holds one entry per operation that ran, never a copy per
+read."""
 
 from graphcourse.checks import Check
 from graphcourse.checks.tape_records import tape_call

@@ -1,4 +1,5 @@
-"""A trace is a lesson-1 graph of its run: evaluate gives back its values, and backward's gradients match central differences of fn."""
+"""A trace is a lesson-1 graph of its run: evaluate gives back its values, and backward's gradients match central
+differences of fn."""
 
 import math
 
@@ -72,7 +73,8 @@ def is_close(got, want):
 
 
 def agreement_failure(case, reply):
-    """((graph, values, output), None) when a tape_trace reply records its run (run_failure); else (None, the Failure)."""
+    """((graph, values, output), None) when a tape_trace reply records its run (run_failure); else (None, the
+    Failure)."""
     failure = no_answer(case, reply)
     if failure:
         return None, failure

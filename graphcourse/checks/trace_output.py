@@ -3,7 +3,8 @@
 from graphcourse.checks import Case, Check
 from graphcourse.checks.tape_records import tape_call
 
-RULE = "trace raises ValueError when fn returns anything that is not a Var of the trace's own tape: a number, or a Var of another tape."
+RULE = ("trace raises ValueError when fn returns anything that is not a Var of the trace's own tape: "
+        "a number, or a Var of another tape.")
 
 CHECKS = [
     Check(

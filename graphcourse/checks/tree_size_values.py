@@ -1,4 +1,5 @@
-"""tree_size counts the nodes of the expression tree with no sharing: every read copies its input's tree, exactly as an int."""
+"""tree_size counts the nodes of the expression tree with no sharing: every read copies its input's tree, exactly as an
+int."""
 
 from autograder.grading import properties
 from graphcourse.checks import Check, call

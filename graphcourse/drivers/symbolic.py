@@ -69,7 +69,8 @@ def symbolic_graph(module, graph, output):
 
 
 def symbolic_then_edit(module, graph, output):
-    """gradient_graph(graph, output), then every inputs list of graph2 appended to: copied lists leave graph as it was."""
+    """gradient_graph(graph, output), then every inputs list of graph2 appended to: copied lists leave graph as it
+    was."""
     result = module.gradient_graph(graph, output)
     sent = _symbolic_answer(result)
     graph2 = result[0] if type(result) in (list, tuple) and len(result) == 2 else ()

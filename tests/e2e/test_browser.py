@@ -149,7 +149,8 @@ class Notebook:
             self.page.wait_for_function(
                 """([panel, error]) => {
                     const root = document.querySelector(panel);
-                    const prompts = [...root.querySelectorAll(".jp-CodeCell .jp-InputPrompt")].map(p => p.textContent.trim());
+                    const prompts = [...root.querySelectorAll(".jp-CodeCell .jp-InputPrompt")]
+                        .map(p => p.textContent.trim());
                     const idle = root.querySelector('.jp-Notebook-ExecutionIndicator[data-status="idle"]') !== null;
                     const all = prompts.length > 0 && prompts.every(p => /^\\[\\d+\\]:$/.test(p));
                     const stopped = idle && !prompts.some(p => p.includes("*")) && root.querySelector(error) !== null;
@@ -256,7 +257,8 @@ def test_public_tests_pass_on_the_solved_notebooks(lab):
 
 
 def test_feedback_page_runs_no_script_from_a_learner_notebook(browser, graded, shots):
-    """A script or an onerror handler in a learner's markdown cell stays inert in the feedback page `make grade` writes."""
+    """A script or an onerror handler in a learner's markdown cell stays inert in the feedback page `make grade`
+    writes."""
     lesson = LESSONS[0]
     feedback = graded / "feedback" / "mallory" / lesson.assignment / lesson.notebook.replace(".ipynb", ".html")
     assert feedback.is_file(), f"`make grade` wrote no {feedback}"
@@ -270,7 +272,8 @@ def test_feedback_page_runs_no_script_from_a_learner_notebook(browser, graded, s
     page.close()
     assert ran is None and "pwned" not in title, (
         f"{feedback.name}: markup from the learner's markdown cell ran in the feedback page "
-        f"(window.__pwned = {ran!r}, title {title!r}); feedback HTML must not carry a learner's scripts or event handlers"
+        f"(window.__pwned = {ran!r}, title {title!r}); "
+        "feedback HTML must not carry a learner's scripts or event handlers"
     )
     assert "Score:" in text, f"{feedback.name} does not look like a feedback page:\n{text[:1000]}"
 
@@ -366,7 +369,8 @@ def local_only(base, fetched):
 
 
 def test_formgrader_clicks_change_no_grade_of_a_hostile_hand_in(browser, hostile_graded, shots):
-    """Clicks all over the formgrader page of a hand-in that forges every grade cell under an invisible overlay change no grade.
+    """Clicks all over the formgrader page of a hand-in that forges every grade cell under an invisible overlay change
+    no grade.
 
     trudy, the control, hands in the same notebook; her autograded copy is put back as she
     wrote it, unsanitized, before her page is opened: there the same clicks must give her

@@ -76,7 +76,8 @@ def test_the_first_screen_shows_the_summary_and_every_learner(browser, report, s
         page.evaluate("document.querySelectorAll('details').forEach(node => { node.open = true; })")  # every table shown
         lines = page.evaluate("""() => [...document.querySelectorAll('td.name')].map(cell => {
             const range = document.createRange(); range.selectNodeContents(cell);
-            return [cell.textContent, new Set([...range.getClientRects()].map(rect => Math.round(rect.top))).size]; })""")
+            const tops = [...range.getClientRects()].map(rect => Math.round(rect.top));
+            return [cell.textContent, new Set(tops).size]; })""")
         assert lines and all(count == 1 for _name, count in lines), f"a learner's name breaks across lines: {lines}"
         assert page.evaluate("document.documentElement.scrollWidth") <= WINDOW["width"], "an opened section is too wide"
     finally:

@@ -1,4 +1,5 @@
-"""End to end, in a real browser: the clickable graph of lessons 1 and 2 in the bundle's JupyterLab, and its answers graded.
+"""End to end, in a real browser: the clickable graph of lessons 1 and 2 in the bundle's JupyterLab, and its answers
+graded.
 
     make e2e            # runs this file with the others of tests/e2e/
 

@@ -301,7 +301,8 @@ class Learner:
         self.page.wait_for_function(  # the submitted list shows one timestamp per hand-in
             """([selector, count]) => {
                 const list = document.querySelector(selector);
-                return list !== null && (list.innerText.match(/\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d/g) || []).length >= count;
+                const times = list === null ? [] : list.innerText.match(/\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d/g);
+                return list !== null && (times || []).length >= count;
             }""",
             arg=["#submitted_assignments_list", times])
         self.page.locator("#submitted_assignments_list button").filter(has_text=re.compile(r"^Fetch Feedback$")).first.wait_for()
@@ -420,7 +421,8 @@ def test_round_trip():
                     saved = json.loads((Path(pwd.getpwnam(ADA).pw_dir) / where).read_text(encoding="utf-8"))
                     for index, source in answers.items():
                         assert source_of(saved["cells"][index]).strip() == source.strip(), (
-                            f"cell {index} of Ada's saved notebook is not what was typed:\n{source_of(saved['cells'][index])}")
+                            f"cell {index} of Ada's saved notebook is not what was typed:\n"
+                            f"{source_of(saved['cells'][index])}")
 
                     # 3. The instructor collects; make grade grades; the feedback is released.
                     with clock.step("nbgrader collect"):

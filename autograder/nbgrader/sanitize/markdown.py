@@ -117,7 +117,8 @@ def _same_page(one, other):
 
 
 def _checked_render(source, attachments, budget):
-    """The Rendering of ``source``, paid for before it is made; None when it is too long, the budget is spent, or it fails."""
+    """The Rendering of ``source``, paid for before it is made; None when it is too long, the budget is spent, or it
+    fails."""
     if not budget.take(source):
         return None
     try:
@@ -156,7 +157,8 @@ def as_preformatted(text):
 
 
 def safe_markdown(source, attachments=None, budget=None):
-    """(markdown, changed): ``source`` itself if it renders safely (its headings as HTML), else bleach's cleaning, else plain text."""
+    """(markdown, changed): ``source`` itself if it renders safely (its headings as HTML), else bleach's cleaning, else
+    plain text."""
     budget = budget or Budget()
     if PREFORMATTED.fullmatch(source):
         return source, False

@@ -140,7 +140,8 @@ def sanitize_cell(cell, budget=None):
 
 
 def sanitize_notebook(nb):
-    """Make a notebook (nbformat 4, as a dict or NotebookNode, changed in place) safe to show; return how many cells' markup or code it changed."""
+    """Make a notebook (nbformat 4, as a dict or NotebookNode, changed in place) safe to show; return how many cells'
+    markup or code it changed."""
     metadata = nb.get("metadata")
     if isinstance(metadata, dict):
         metadata.pop("widgets", None)  # nbconvert embeds widget state, and then the widget scripts

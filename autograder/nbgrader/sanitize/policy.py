@@ -178,7 +178,8 @@ class _TextAlignOnly:
 
 
 def remembered(function):
-    """``function`` of one string, remembered for short strings (it must be pure); longer ones are worked out each time."""
+    """``function`` of one string, remembered for short strings (it must be pure); longer ones are worked out each
+    time."""
     remembered = functools.lru_cache(maxsize=REMEMBERED)(function)
 
     @functools.wraps(function)
@@ -248,7 +249,8 @@ class Budget:
         self.left = chars
 
     def take(self, text, most=MAX_CHECKED_CHARS):
-        """Pay for ``text`` before working on it; False (and nothing spent) when it is too long or the budget too small."""
+        """Pay for ``text`` before working on it; False (and nothing spent) when it is too long or the budget too
+        small."""
         if len(text) > most or len(text) > self.left:
             return False
         self.left -= len(text)
