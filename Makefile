@@ -58,8 +58,20 @@ test-postgres: $(PG_READY)
 	$(BIN)/python -m autograder.tools.prepare
 	$(BIN)/python -m pytest --impl=solutions tests/test_postgres.py -m postgres -rs
 
-## make test-fast: the suite without the tests marked slow (no zoo, nbgrader runs or batches)
-test-fast: $(READY)
+## make lint: ruff's checks and its format check over the tree (settings: pyproject.toml's [tool.ruff]); `ruff format`
+## rewrites what the check finds
+LINT_READY := $(VENV)/.lint-ready
+.PHONY: lint
+$(LINT_READY): $(READY) pyproject.toml
+	@$(call INSTALL,'.[lint]')
+	touch $@
+
+lint: $(LINT_READY)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+## make test-fast: the lint first, then the suite without the tests marked slow (no zoo, nbgrader runs or batches)
+test-fast: lint $(READY)
 	$(BIN)/python -m pytest --impl=solutions -m "not slow" $(PARALLEL)
 
 ## make check [TASK=name]: public tests on your code in exercises/: the six lessons' 13 tasks in five modules, or one task

@@ -115,7 +115,8 @@ def new_uid():
 
 def _tool(name):
     """A tool's absolute path: the child's PATH is short, and chroot lives in /usr/sbin."""
-    return shutil.which(name, path=os.pathsep.join(("/usr/sbin", "/usr/bin", "/sbin", "/bin", os.environ.get("PATH", "")))) or name
+    path = os.pathsep.join(("/usr/sbin", "/usr/bin", "/sbin", "/bin", os.environ.get("PATH", "")))
+    return shutil.which(name, path=path) or name
 
 
 def _full_prefix(variant, folder, uid, folder_bytes, folder_files, processes):
@@ -125,7 +126,8 @@ def _full_prefix(variant, folder, uid, folder_bytes, folder_files, processes):
         owner, limit, namespaces = uid, [], []
     else:  # the process limit is set inside the user namespace, where it counts that namespace alone: unshare too
         user, inside = [f"--securebits={SECUREBITS}"], processes + 1
-        owner, limit, namespaces = 0, [_tool("prlimit"), f"--nproc={inside}:{inside}", "--"], ["--user", "--map-root-user"]
+        owner, namespaces = 0, ["--user", "--map-root-user"]
+        limit = [_tool("prlimit"), f"--nproc={inside}:{inside}", "--"]
     return [
         _tool("unshare"), *namespaces, "--net", "--ipc", "--pid", "--fork", "--kill-child", "--mount",
         "--propagation", "private", "--mount-proc", "--",
@@ -154,7 +156,8 @@ def variant():
 def _probe(limits_asked):
     if limits_asked:
         return "limits", [f"namespaces, private root and own user turned off by {MODE_ENV}=limits"], None
-    tools = ("unshare", "setpriv", "chroot", "sh") if os.geteuid() == 0 else ("unshare", "setpriv", "prlimit", "chroot", "sh")
+    tools = (("unshare", "setpriv", "chroot", "sh") if os.geteuid() == 0
+             else ("unshare", "setpriv", "prlimit", "chroot", "sh"))
     missing = [tool for tool in tools if not os.path.isabs(_tool(tool))]
     if missing:
         return "limits", [f"{', '.join(missing)} not found (install util-linux and coreutils)"], None
@@ -166,7 +169,8 @@ def _probe(limits_asked):
         reasons.append(reason)
     if os.geteuid() != 0:
         reasons.insert(0, "not root")
-    return "limits", ["no network, PID, IPC or mount namespace, no private root and no own user: " + "; ".join(reasons)], None
+    absent = "no network, PID, IPC or mount namespace, no private root and no own user: "
+    return "limits", [absent + "; ".join(reasons)], None
 
 
 def _try(way):
@@ -252,7 +256,8 @@ def pid_namespace():
         if not os.path.isabs(prefix[0]) or not (as_root or os.path.isabs(_tool("prlimit"))):
             continue
         folder = tempfile.mkdtemp(prefix="graphkit-probe-")
-        barrier = (lambda folder=folder: landlock.restrict(folder)) if landlock.abi() else None  # as the child will have it
+        # as the child will have it
+        barrier = (lambda folder=folder: landlock.restrict(folder)) if landlock.abi() else None
         try:
             done = subprocess.run([*prefix, interpreter(), "-I", "-S", "-c", "import os; print(os.getpid())"],
                                   capture_output=True, text=True, timeout=20, env={"PATH": "/usr/bin:/bin"}, cwd=folder,
@@ -337,7 +342,8 @@ def report():
     if level == "full" or asked_for_limits():
         lines = [f"sandbox level: {level}"]
     else:
-        lines = [f"sandbox level: none: grading refuses to start learner code here ({MODE_ENV}=limits accepts limits only)"]
+        lines = [f"sandbox level: none: grading refuses to start learner code here "
+                 f"({MODE_ENV}=limits accepts limits only)"]
     if level == "full":
         user = ("a fresh unprivileged uid per child" if variant() == "root" else
                 "the root of a user namespace of its own, mapped to the grader's user")
