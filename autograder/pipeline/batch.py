@@ -36,9 +36,8 @@ The steps, each skipped when there is nothing new for it:
    release notebooks, unreadable notebooks replaced by a stand-in that scores 0 with a
    message naming the problem and the fix.
 3. Grade every notebook's code with the hidden checks, on --workers processes, before nbgrader
-   runs (autograder/pipeline/pregrading.py); records are cached by a hash of the code, the grade cells and the grading
-   code,
-   so unchanged code is never graded twice.
+   runs (autograder/pipeline/pregrading.py); records are cached by a hash of the code, the grade
+   cells and the grading code, so unchanged code is never graded twice.
 4. nbgrader's autograde, whose Execute step is HiddenChecks (notebooks/nbgrader_config.py),
    which reads those records. It runs for the hand-ins whose files or grades changed,
    each with nbgrader's --force (its old autograded/ and feedback/ are replaced); the

@@ -11,13 +11,12 @@ where ``-<n>`` marks the n-th resubmission of a file of that name. ``collect`` w
     DEST/<login>/<assignment_id>/timestamp.txt       (the entry's time in the download, as UTC)
 
 replacing what an earlier download of the same assignment left there (the downloads of
-other assignments stay, so one OUT can grade every lesson of a cohort), and the rest of the batch reads DEST as any
-other submissions folder
-(autograder/pipeline/handins.py). nbgrader's zip_collect is not used: it unpacks archives
-found inside the download and believes the file names inside them, so a learner who
-uploads a zip holding a notebook named as another learner's hand-in replaces that
-learner's submission, and a duplicate, a collision or a broken archive stops it all.
-Here:
+other assignments stay, so one OUT can grade every lesson of a cohort), and the rest of the
+batch reads DEST as any other submissions folder (autograder/pipeline/handins.py).
+nbgrader's zip_collect is not used: it unpacks archives found inside the download and
+believes the file names inside them, so a learner who uploads a zip holding a notebook
+named as another learner's hand-in replaces that learner's submission, and a duplicate, a
+collision or a broken archive stops it all. Here:
 
 * who handed a file in comes only from the name of a top-level entry of the download,
   which the LMS wrote; a login that is not a safe student id is reported, never used

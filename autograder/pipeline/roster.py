@@ -10,10 +10,10 @@ reads them: ``id`` (the learner's folder under submitted/, the id that `make gra
 holds. A learner of the roster who has not been graded yet is added, so the formgrader
 and grades.csv list them too, with nothing handed in.
 
-Names stay in OUT's gradebook (OUT/gradebook.db, or the database OUT's config names) across later runs of `make grade`
-(nbgrader never
-overwrites them). The whole roster is checked before anything is written: a bad row
-stops the import with a message naming the file, the line and the fix.
+Names stay in OUT's gradebook (OUT/gradebook.db, or the database OUT's config names) across
+later runs of `make grade` (nbgrader never overwrites them). The whole roster is checked
+before anything is written: a bad row stops the import with a message naming the file, the
+line and the fix.
 """
 
 import argparse

@@ -6,14 +6,13 @@ memory than its text (an empty list is 2 bytes of text and 64 of Python), so a r
 to two numbers before it is decoded: its length in bytes, and its items (the commas and
 opening brackets in its text, so every list, dict and value it can decode to is counted).
 
-An answer names at most the call's names, each with a number: a dict of values, a list of
-names (the course may say which names an argument of its own holds). So a call may be answered with REPLY_FACTOR times
-its names as
-JSON (each name with NUMBER_BYTES for its number and separators), plus a fixed allowance for
-the status, the time and an error's fields; a call that asks for its arguments back may add
-their whole text again. A call a course driver answers (a public program run against the
-learner's module, which may record more names than it was given) may add DRIVEN. The load reply
-holds at most LOAD_ERRORS errors of short fields.
+An answer names at most the call's names, each with a number: a dict of values, a list of names
+(the course may say which names an argument of its own holds). So a call may be answered with
+REPLY_FACTOR times its names as JSON (each name with NUMBER_BYTES for its number and
+separators), plus a fixed allowance for the status, the time and an error's fields; a call that
+asks for its arguments back may add their whole text again. A call a course driver answers (a
+public program run against the learner's module, which may record more names than it was given)
+may add DRIVEN. The load reply holds at most LOAD_ERRORS errors of short fields.
 """
 
 import json
