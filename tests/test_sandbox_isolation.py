@@ -8,6 +8,7 @@ same attacks are played where that suite does not reach: in limits mode, and as 
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -53,6 +54,17 @@ def users_of(graph, name):
         view = view[os.write(int(sys.argv[2]), view):]
     return []
 '''
+
+
+def own_copy(stem, folder):
+    """(path, marker): the hostile file as graded (the shared honest code first), written to ``folder`` with its
+    marker made this test process's own, so that test_adversarial.py, grading the same attack in another worker
+    at the same time, neither sees its processes nor is seen."""
+    marker = f"graphkit-isolated-{os.getpid()}-{stem}"
+    code = "".join(chunk.code for chunk in load(HOSTILE / f"{stem}.py").chunks).replace(MARKER + stem, marker)
+    path = folder / f"{stem}.py"
+    path.write_text(code, encoding="utf-8")
+    return path, marker
 
 
 def survivors(marker, wait=0.0):
@@ -305,10 +317,10 @@ def test_limits_mode_removes_a_deep_folder_chain(limits_mode):
 
 
 @pytest.mark.skipif(cgroups.cgroup_base() is None and not cgroups.v1_bases(), reason="no cgroup can be made here")
-def test_limits_mode_kills_a_process_that_left_the_sandbox_before_close_returns(limits_mode):
+def test_limits_mode_kills_a_process_that_left_the_sandbox_before_close_returns(limits_mode, tmp_path):
     """late_writer leaves a process in a session of its own, working in /, without TMPDIR: the cgroup kills it."""
-    marker = MARKER + "late_writer"
-    with Sandbox(load(HOSTILE / "late_writer.py").chunks) as sandbox:
+    path, marker = own_copy("late_writer", tmp_path)
+    with Sandbox(load(path).chunks) as sandbox:
         assert sandbox.call("users_of", [SMALL_GRAPH, "p"])["value"] == ["z"]
         assert survivors(marker, wait=3.0), "the hostile file left no process: nothing was tested"
     assert not survivors(marker), "a learner process outlived the sandbox"
@@ -346,12 +358,12 @@ def test_limits_mode_learner_code_writes_only_in_its_own_folder(limits_mode, tmp
 
 
 @pytest.mark.skipif(isolation.pid_namespace() is None, reason="no PID namespace can be made here")
-def test_limits_mode_without_a_cgroup_still_ends_a_process_that_left_with_setsid(limits_mode, monkeypatch):
+def test_limits_mode_without_a_cgroup_still_ends_a_process_that_left_with_setsid(limits_mode, monkeypatch, tmp_path):
     """No cgroup to kill through: setsid_escape's grandchild (in /, with an empty environment) dies with the
     child's PID namespace before close returns."""
     monkeypatch.setattr(cgroups, "new_group", lambda *args: None)
-    marker = MARKER + "setsid_escape"
-    with Sandbox(load(HOSTILE / "setsid_escape.py").chunks) as sandbox:
+    path, marker = own_copy("setsid_escape", tmp_path)
+    with Sandbox(load(path).chunks) as sandbox:
         assert sandbox.call("users_of", [SMALL_GRAPH, "p"])["value"] == ["z"]
         assert survivors(marker, wait=3.0), "the hostile file left no process: nothing was tested"
     assert not survivors(marker), "a learner process outlived the sandbox"
@@ -372,10 +384,8 @@ def test_close_all_ends_every_child_still_running():
 def test_limits_mode_output_file_is_the_graders_and_no_process_outlives_it(tmp_path):
     """setsid_escape leaves a process in a session of its own, in / and with an empty environment, that looks for
     the grader's --output in /proc and replaces it with forged results. The grader's file stays its own."""
-    marker = MARKER + "setsid_escape"
     env = {key: value for key, value in os.environ.items() if key != isolation.MODE_ENV}
-    handed_in = tmp_path / "setsid_escape.py"  # the file as graded: the shared honest code, then the attack
-    handed_in.write_text("".join(chunk.code for chunk in load(HOSTILE / "setsid_escape.py").chunks), encoding="utf-8")
+    handed_in, marker = own_copy("setsid_escape", tmp_path)
     done = subprocess.run([sys.executable, "-m", "autograder", "grade", str(handed_in),
                            "--isolation", "limits", "--output", "out.json"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=300)
@@ -451,8 +461,11 @@ def test_without_root_the_sandbox_isolates_fully_or_refuses():
     if found is None or os.stat(ROOT).st_mode & 0o005 != 0o005:
         pytest.skip("the kit cannot run as uid 65534 here")
     python, env = found
-    marker = MARKER + "late_writer"
-    script = NOBODY_SCRIPT.format(root=str(ROOT), hostile=str(HOSTILE / "late_writer.py"), marker=marker)
+    readable = Path(tempfile.mkdtemp(prefix="graphkit-isolated-"))  # uid 65534 must read the file it grades
+    readable.chmod(0o755)
+    path, marker = own_copy("late_writer", readable)
+    path.chmod(0o644)
+    script = NOBODY_SCRIPT.format(root=str(ROOT), hostile=str(path), marker=marker)
     done = subprocess.run([*NOBODY, python, "-c", script], env=env, cwd="/", capture_output=True, text=True, timeout=120)
     line = next((line for line in done.stdout.splitlines() if line.startswith("RESULT ")), None)
     assert line, done.stderr[-3000:]
@@ -465,4 +478,5 @@ def test_without_root_the_sandbox_isolates_fully_or_refuses():
         assert result["seen"], f"the hostile file left no process: nothing was tested: {result}"
         assert not result["left"], f"a learner process outlived the sandbox: {result}"
     time.sleep(0.1)
+    shutil.rmtree(readable, ignore_errors=True)
     assert not survivors(marker)
