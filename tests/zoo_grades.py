@@ -36,6 +36,7 @@ def unchanged_functions(entry):
 
 CAP_SECONDS = 3.0  # the longest call of an entry that runs into time limits (Limits.longest_call_seconds)
 GROWTH_CAP_SECONDS = 12.0  # the same for such an entry's linear_growth checks (a right answer's largest call: ~1 s CPU)
+GROWTH_BUDGET_SECONDS = 150.0  # all of one such entry's linear_growth checks together
 
 
 @lru_cache(maxsize=1)
@@ -90,7 +91,8 @@ def grade_source(item):
     limits = Limits(longest_call_seconds=CAP_SECONDS) if capped else Limits()
     results = grade(Submission(name, [Chunk(name, source)]), rest, limits, shrink=False).results
     if grown:
-        limits = Limits(longest_call_seconds=GROWTH_CAP_SECONDS)
+        # each size timed twice when it grew too fast, up to the cap: a budget that a busy machine cannot spend first
+        limits = Limits(longest_call_seconds=GROWTH_CAP_SECONDS, submission_seconds=GROWTH_BUDGET_SECONDS)
         results += grade(Submission(name, [Chunk(name, source)]), grown, limits, shrink=False).results
     return name, {
         r.check.id: (r.score, r.check.points, r.failure.summary if r.failure else "", r.misconception)
