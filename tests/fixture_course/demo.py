@@ -5,7 +5,6 @@ from pathlib import Path
 
 from autograder.authoring.lessons import reference_blocks
 from autograder.course.lessons import LESSONS, read_lesson
-
 from . import zoo
 
 LEARNERS = {"ada": "correct_counter", "bob": "buggy_longest_last"}

@@ -4,7 +4,6 @@ import importlib.util
 from pathlib import Path
 
 from autograder.grading import properties
-
 from . import child_side
 
 HERE = Path(__file__).parent
