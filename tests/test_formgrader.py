@@ -165,7 +165,10 @@ def test_the_formgrader_shows_roster_names_without_noise_and_stops_on_one_sigint
         assert "StudentUI.prototype.render" in get(f"{base}/formgrader/manage_students?token={token}"), \
             "a learner without a name shows by id, not 'None, None'"
         process.send_signal(signal.SIGINT)  # Ctrl+C, once
-        assert process.wait(timeout=60) is not None
+        try:  # a guard against a hang, not a measure: a busy machine stops the server's extensions slowly
+            process.wait(timeout=180)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"one SIGINT did not stop the formgrader within 180 s; its log:\n{log.read_text()[-3000:]}")
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
