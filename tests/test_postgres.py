@@ -6,7 +6,9 @@ temporary folder, and stopped at the end. The demo cohort is graded twice: into 
 and into a database of that server. The PostgreSQL folder starts with the SQLite folder's graded
 records (cache/records, cache/seconds), so the hidden checks are not run a second time; everything
 that goes through the gradebook (nbgrader's autograde and feedback, the exports, results/) is done
-again against PostgreSQL. grades.csv, checks.csv and results/*.json must be the same, apart from timings.
+again against PostgreSQL. grades.csv, checks.csv and results/*.json must be the same, apart from timings. The
+SQLite run's scores must also be the snapshot's (tests/expected/demo_scores.json, tests/demo_snapshot.py): every
+score the demo cohort has earned so far, kept through every change to the kit.
 
 Then two graders, each a process of its own writing one change per commit as the formgrader does,
 set grades and comments by hand while `make grade` autogrades the same hand-ins again: no grade
@@ -31,7 +33,7 @@ import pytest
 
 from autograder.nbgrader.course_folder import Course
 from autograder.pipeline import batch, roster
-from tests import postgres_server
+from tests import demo_snapshot, postgres_server
 from tests.conftest import ROOT, prepared_course
 
 pytestmark = pytest.mark.slow
@@ -67,12 +69,29 @@ def results_without_timings(out):
 
 
 @pytest.fixture(scope="module")
-def runs(server, tmp_path_factory):
-    """The demo cohort graded into SQLite, then into PostgreSQL (the hidden checks' records carried over)."""
+def sqlite_run(tmp_path_factory):
+    """The demo cohort graded into SQLite, as `make grade` does."""
     root = tmp_path_factory.mktemp("postgres")
     seen = SimpleNamespace(sqlite=root / "sqlite", postgres=root / "postgres", log=io.StringIO())
     prepared_course(seen.sqlite, seen.log)
     batch.run(seen.sqlite, workers=2, stream=seen.log)
+    return seen
+
+
+@pytest.mark.postgres
+def test_the_demo_cohort_earns_the_scores_it_always_has(sqlite_run):
+    """Every score of grades.csv, checks.csv and results/*.json is the snapshot's: a change to the kit that moves
+    one is either a bug or meant, and then `python -m tests.demo_snapshot OUT` writes the snapshot again."""
+    expected = json.loads(demo_snapshot.EXPECTED.read_text(encoding="utf-8"))
+    got = demo_snapshot.snapshot(sqlite_run.sqlite)
+    for part in ("grades.csv", "checks.csv", "results"):
+        assert got[part] == expected[part], f"{part} differs from tests/expected/demo_scores.json"
+
+
+@pytest.fixture(scope="module")
+def runs(server, sqlite_run):
+    """The demo cohort graded into SQLite, then into PostgreSQL (the hidden checks' records carried over)."""
+    seen = sqlite_run
     prepared_course(seen.postgres, seen.log)
     (seen.postgres / "gradebook.db").unlink()  # the prepared copy's SQLite gradebook: this folder has none of its own
     for name in RECORDS:
