@@ -1,6 +1,7 @@
 """The demo cohort's scores, read from a graded OUT folder: what a change to the kit must leave as it was.
 
-    python -m tests.demo_snapshot OUT    # rewrite tests/expected/demo_scores.json from OUT, after a change meant to move a score
+    python -m tests.demo_snapshot OUT    # rewrite tests/expected/demo_scores.json from OUT
+                                         # (after a change meant to move a score)
 
 Kept: every row of grades.csv and checks.csv, and each results/*.json's score and its tests' names and points.
 Left out: when the demo was built and graded, the due dates (the demo's term is relative to today), provenance,
