@@ -21,4 +21,4 @@ GRADING_LAYER = "autograder.grading"
 def layers_from(layer):
     """The packages of ``layer`` and of every layer below it, as dotted names."""
     names = [name.strip() for entry in LAYERS for name in entry.split("|")]
-    return names[names.index(layer):]
+    return names[names.index(layer) :]

@@ -48,7 +48,9 @@ def scale(graded):
     from autograder.course.lessons import LESSONS, function_of
     from autograder.grading.by_lesson import lesson_points
 
-    earned = [f"{os.path.basename(p.origin)} {p.results['max_score']:g}" for p in graded.parts if p.label != "functions"]
+    earned = [
+        f"{os.path.basename(p.origin)} {p.results['max_score']:g}" for p in graded.parts if p.label != "functions"
+    ]
     lessons_in = {p.label for p in graded.parts}
     functions = []
     for part in (p for p in graded.parts if p.label == "functions"):
@@ -63,11 +65,15 @@ def scale(graded):
         answers = sum(most for g, most in points.items() if not function_of(g))
         if answers:
             left[lesson.assignment] = answers
-    line = (f"out of {graded.max_score:g} ({percent(graded.score, graded.max_score):.0f}%): what this hand-in can "
-            f"earn: {'; '.join(earned)}")
+    line = (
+        f"out of {graded.max_score:g} ({percent(graded.score, graded.max_score):.0f}%): what this hand-in can "
+        f"earn: {'; '.join(earned)}"
+    )
     if left:
-        line += (f". The answer cells of {', '.join(left)} ({sum(left.values()):g} points) are graded in the lesson "
-                 "notebooks only: hand those in to earn them")
+        line += (
+            f". The answer cells of {', '.join(left)} ({sum(left.values()):g} points) are graded in the lesson "
+            "notebooks only: hand those in to earn them"
+        )
     return line
 
 
@@ -115,7 +121,7 @@ def asked_isolation(level):
 
 
 def isolation_mode():
-    """"full" or "limits": how learner code runs here; "none" when the sandbox refuses to start."""
+    """ "full" or "limits": how learner code runs here; "none" when the sandbox refuses to start."""
     try:
         return isolation.mode()
     except IsolationError:
@@ -140,16 +146,22 @@ def outcome(path, verbose=False, shown=None, lesson=None):
         message = str(err)
         return report.not_graded(message), None, EXIT_CANNOT_GRADE, message
     except IsolationError as err:
-        message = (f"the grading sandbox cannot isolate learner code here, so nothing was graded: {err} "
-                   "(for this command, --isolation limits asks for that weaker mode)")
+        message = (
+            f"the grading sandbox cannot isolate learner code here, so nothing was graded: {err} "
+            "(for this command, --isolation limits asks for that weaker mode)"
+        )
         return dict(report.not_graded(message), isolation="none"), None, EXIT_CANNOT_RUN, message
     except OSError as err:  # reading the hand-in raises SubmissionError: this is the grader's own machine
-        message = (f"the grader cannot run on this machine ({err.strerror or type(err).__name__}), so nothing was "
-                   "graded; tell your instructor")
+        message = (
+            f"the grader cannot run on this machine ({err.strerror or type(err).__name__}), so nothing was "
+            "graded; tell your instructor"
+        )
         return report.not_graded(message), None, EXIT_CANNOT_RUN, f"{message}: {err}"
     except Exception as err:  # noqa: BLE001 - whatever a hand-in provokes, it gets results and a message, not a traceback
-        message = (f"{path}: the grader failed on this hand-in ({type(err).__name__}), so nothing in it was graded; "
-                   "hand it in again, and tell your instructor if this happens again")
+        message = (
+            f"{path}: the grader failed on this hand-in ({type(err).__name__}), so nothing in it was graded; "
+            "hand it in again, and tell your instructor if this happens again"
+        )
         return report.not_graded(message), None, EXIT_CANNOT_GRADE, message
 
 
@@ -215,8 +227,10 @@ def cmd_grade(args):
         try:
             write_atomic(args.output, json.dumps(written, indent=2) + "\n")
         except OSError as err:
-            say(f"cannot write {args.output}: {err.strerror or err}; give --output a file in a folder you can write to",
-                sys.stderr)
+            say(
+                f"cannot write {args.output}: {err.strerror or err}; give --output a file in a folder you can write to",
+                sys.stderr,
+            )
             return EXIT_CANNOT_RUN
     if args.json:
         say(json.dumps(written, indent=2))
@@ -227,8 +241,11 @@ def cmd_grade(args):
         return code
     got = percent(results["score"], results.get("max_score", 0))
     if args.fail_under is not None and got < args.fail_under:
-        say(f"score {results['score']:g}/{results.get('max_score', 0):g} is {got:.1f}% of what this hand-in can earn, "
-            f"below --fail-under {args.fail_under:g}%", sys.stderr)
+        say(
+            f"score {results['score']:g}/{results.get('max_score', 0):g} is {got:.1f}% of what this hand-in can earn, "
+            f"below --fail-under {args.fail_under:g}%",
+            sys.stderr,
+        )
         return EXIT_BELOW
     return EXIT_GRADED
 
@@ -253,32 +270,62 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m autograder", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     grade = commands.add_parser("grade", help="grade one module, notebook or submission folder")
-    grade.add_argument("path", help="a .py module, an .ipynb notebook, or a folder holding them; "
-                       "a lesson notebook is graded on that lesson's grade cells, as `make grade` grades it")
-    grade.add_argument("--output", metavar="FILE", help="write Gradescope's results.json to FILE (in one step), "
-                       "whatever the outcome: worth 0, saying why, when the hand-in cannot be graded")
+    grade.add_argument(
+        "path",
+        help="a .py module, an .ipynb notebook, or a folder holding them; "
+        "a lesson notebook is graded on that lesson's grade cells, as `make grade` grades it",
+    )
+    grade.add_argument(
+        "--output",
+        metavar="FILE",
+        help="write Gradescope's results.json to FILE (in one step), "
+        "whatever the outcome: worth 0, saying why, when the hand-in cannot be graded",
+    )
     grade.add_argument("--json", action="store_true", help="print Gradescope's results.json to stdout")
-    grade.add_argument("--fail-under", type=percentage, metavar="PERCENT",
-                       help="exit 1 if the score is below PERCENT percent (0 to 100) of what the hand-in can earn "
-                       "(its max_score, which the output states)")
-    grade.add_argument("--visibility", action="append", default=[], metavar="KEY=LEVEL",
-                       help="when Gradescope shows a test: KEY is a check family, property (every check that tries "
-                       "generated examples) or answers (the answer cells); LEVEL is visible, after_due_date, "
-                       "after_published or hidden; others stay visible. make gradescope passes the course config's "
-                       "c.GradescopeResults.visibility")
+    grade.add_argument(
+        "--fail-under",
+        type=percentage,
+        metavar="PERCENT",
+        help="exit 1 if the score is below PERCENT percent (0 to 100) of what the hand-in can earn "
+        "(its max_score, which the output states)",
+    )
+    grade.add_argument(
+        "--visibility",
+        action="append",
+        default=[],
+        metavar="KEY=LEVEL",
+        help="when Gradescope shows a test: KEY is a check family, property (every check that tries "
+        "generated examples) or answers (the answer cells); LEVEL is visible, after_due_date, "
+        "after_published or hidden; others stay visible. make gradescope passes the course config's "
+        "c.GradescopeResults.visibility",
+    )
     grade.add_argument("--verbose", action="store_true", help="also list the checks that passed")
-    grade.add_argument("--isolation", choices=("full", "limits"),
-                       help="full (the default, unless GRAPHKIT_SANDBOX=limits is set): refuse to grade where the "
-                       "sandbox cannot isolate learner code; limits: grade with resource limits only, and say so "
-                       "in the results")
-    grade.add_argument("--lesson", type=lesson_id, metavar="ID",
-                       help="grade the hand-in on this lesson alone (its assignment id): its notebook, or without "
-                       "it the functions the lesson grades; each lesson's Gradescope zip passes its own")
+    grade.add_argument(
+        "--isolation",
+        choices=("full", "limits"),
+        help="full (the default, unless GRAPHKIT_SANDBOX=limits is set): refuse to grade where the "
+        "sandbox cannot isolate learner code; limits: grade with resource limits only, and say so "
+        "in the results",
+    )
+    grade.add_argument(
+        "--lesson",
+        type=lesson_id,
+        metavar="ID",
+        help="grade the hand-in on this lesson alone (its assignment id): its notebook, or without "
+        "it the functions the lesson grades; each lesson's Gradescope zip passes its own",
+    )
     grade.set_defaults(run=cmd_grade)
-    again = commands.add_parser("reproduce", help="grade the hand-in of a results.json again with this kit and say "
-                                "whether the grade matches, and which part of its provenance differs")
-    again.add_argument("results", help="a results.json: OUT/results/<student>/<assignment>.json, or one grade --output wrote")
-    again.add_argument("handin", nargs="?", help="the hand-in it graded (default: the file its provenance names in OUT)")
+    again = commands.add_parser(
+        "reproduce",
+        help="grade the hand-in of a results.json again with this kit and say "
+        "whether the grade matches, and which part of its provenance differs",
+    )
+    again.add_argument(
+        "results", help="a results.json: OUT/results/<student>/<assignment>.json, or one grade --output wrote"
+    )
+    again.add_argument(
+        "handin", nargs="?", help="the hand-in it graded (default: the file its provenance names in OUT)"
+    )
     again.set_defaults(run=cmd_reproduce)
     doctor = commands.add_parser("doctor", help="report which sandbox protections this machine supports")
     doctor.set_defaults(run=cmd_doctor)

@@ -13,13 +13,17 @@ import sys
 import time
 
 RECURSION_LIMIT = 1000  # Python's default, and the most the grader's sandbox lets learner code have
-KEPT_LIMIT = ("The grader keeps Python's default recursion limit of 1,000, whatever sys.setrecursionlimit asks for, "
-              "so raising it does not help.")
+KEPT_LIMIT = (
+    "The grader keeps Python's default recursion limit of 1,000, whatever sys.setrecursionlimit asks for, "
+    "so raising it does not help."
+)
 # What each function's message says when it runs out of stack on a deep input (the grader says the same).
 RECURSION_ADVICE = {
-    "backward": "The sweep is recursive: each node calls into the next, so a long chain runs out of stack. " + KEPT_LIMIT
+    "backward": "The sweep is recursive: each node calls into the next, so a long chain runs out of stack. "
+    + KEPT_LIMIT
     + " Walk the graph with a loop over reversed(graph) instead.",
-    "tree_size": "tree_size calls itself on each input, so a chain of 10,000 nodes runs out of stack. " + KEPT_LIMIT
+    "tree_size": "tree_size calls itself on each input, so a chain of 10,000 nodes runs out of stack. "
+    + KEPT_LIMIT
     + " One pass over the graph in its order is enough: each node's size is 1 plus the sizes of its inputs, which "
     "are known by then.",
     "gradient_graph": "gradient_graph calls itself once per name (building a name's gradient from its readers' "
@@ -80,7 +84,10 @@ def bounded(call, graph, function, what):
             pytest.fail(f"{what} raised RecursionError. {RECURSION_ADVICE.get(function, KEPT_LIMIT)}", pytrace=False)
         spent = time.process_time() - start
     if spent > limit:
-        pytest.fail(f"{what} took {spent:.2f} s of CPU; code linear in its input takes well under {limit:.2f} s here "
-                    f"({MARGIN} times one pass over the input, plus {SLACK} s): does it search a list, or go over "
-                    "the whole graph again, at every node?", pytrace=False)
+        pytest.fail(
+            f"{what} took {spent:.2f} s of CPU; code linear in its input takes well under {limit:.2f} s here "
+            f"({MARGIN} times one pass over the input, plus {SLACK} s): does it search a list, or go over "
+            "the whole graph again, at every node?",
+            pytrace=False,
+        )
     return value

@@ -57,7 +57,9 @@ def _headless():
     """Use the Agg backend when there is no display to draw on (and no backend was chosen)."""
     import matplotlib
 
-    no_display = sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    no_display = sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    )
     if no_display and not os.environ.get("MPLBACKEND") and "matplotlib.pyplot" not in sys.modules:
         matplotlib.use("Agg")
 
@@ -137,19 +139,48 @@ def draw(graph, values=None, grads=None, *, ax=None, title=None, size=None):
         base = (x2 - HEAD * ux, y2 - HEAD * uy)
         xs, ys = zip(*points[:-1], base)
         ax.plot(xs, ys, color=EDGE_COLOUR, linewidth=1.4, solid_capstyle="butt", zorder=1)
-        ax.add_patch(Polygon([(x2, y2), (base[0] - HEAD / 2.5 * uy, base[1] + HEAD / 2.5 * ux),
-                              (base[0] + HEAD / 2.5 * uy, base[1] - HEAD / 2.5 * ux)],
-                             closed=True, facecolor=EDGE_COLOUR, edgecolor="none", zorder=1))
+        ax.add_patch(
+            Polygon(
+                [
+                    (x2, y2),
+                    (base[0] - HEAD / 2.5 * uy, base[1] + HEAD / 2.5 * ux),
+                    (base[0] + HEAD / 2.5 * uy, base[1] - HEAD / 2.5 * ux),
+                ],
+                closed=True,
+                facecolor=EDGE_COLOUR,
+                edgecolor="none",
+                zorder=1,
+            )
+        )
         if times > 1:  # x * x: one arrow, read twice; said in the gap, where the arrow slants
             (x1, y1), (x2, y2) = points[-3], points[-2]
-            ax.text((x1 + x2) / 2, (y1 + y2) / 2, f"x{times}", ha="center", va="center", fontsize=9, zorder=4,
-                    bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none"})
+            ax.text(
+                (x1 + x2) / 2,
+                (y1 + y2) / 2,
+                f"x{times}",
+                ha="center",
+                va="center",
+                fontsize=9,
+                zorder=4,
+                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none"},
+            )
     for name, (x, y) in placed.boxes.items():
         colour = NODE_COLOUR if name in ops else LEAF_COLOUR
-        ax.add_patch(FancyBboxPatch((x, y + top), box_w, box_h, boxstyle=f"round,pad=0,rounding_size={PAD / 2}",
-                                    facecolor=colour, edgecolor="#374151", linewidth=1.0, zorder=2))
-        ax.text(x + box_w / 2, y + top + box_h / 2, labels[name], ha="center", va="center", fontsize=FONT_SIZE,
-                zorder=3)
+        ax.add_patch(
+            FancyBboxPatch(
+                (x, y + top),
+                box_w,
+                box_h,
+                boxstyle=f"round,pad=0,rounding_size={PAD / 2}",
+                facecolor=colour,
+                edgecolor="#374151",
+                linewidth=1.0,
+                zorder=2,
+            )
+        )
+        ax.text(
+            x + box_w / 2, y + top + box_h / 2, labels[name], ha="center", va="center", fontsize=FONT_SIZE, zorder=3
+        )
     if title:
         ax.text(width / 2, TITLE_H / 2, title, ha="center", va="center", fontsize=FONT_SIZE + 1)
     ax.set_xlim(0, width)

@@ -52,8 +52,10 @@ except ImportError:  # no anywidget: forward_graph and backward_graph show the s
 def _placed(graph, mode):
     placed = layout(graph, *SIZES[mode], margin=MARGIN)
     boxes = {name: [round(x, 2), round(y, 2)] for name, (x, y) in placed.boxes.items()}
-    edges = [[source, target, times, [[round(x, 2), round(y, 2)] for x, y in points]]
-             for source, target, times, points in placed.edges]
+    edges = [
+        [source, target, times, [[round(x, 2), round(y, 2)] for x, y in points]]
+        for source, target, times, points in placed.edges
+    ]
     return boxes, edges, [round(placed.width, 2), round(placed.height, 2)]
 
 
@@ -114,8 +116,16 @@ if anywidget is not None:
             graph = [(name, op, list(reads)) for name, op, reads in graph]
             boxes, edges, size = _placed(graph, mode)
             shape = Shape(graph)
-            super().__init__(key=key, mode=mode, title=title, boxes=boxes, edges=edges, size=size, box=list(SIZES[mode][:2]),
-                             ops={**{leaf: "leaf" for leaf in shape.leaves}, **shape.op})
+            super().__init__(
+                key=key,
+                mode=mode,
+                title=title,
+                boxes=boxes,
+                edges=edges,
+                size=size,
+                box=list(SIZES[mode][:2]),
+                ops={**{leaf: "leaf" for leaf in shape.leaves}, **shape.op},
+            )
             self._graph, self._leaves = graph, dict(leaves)
             self._forward = Forward(graph, leaves, ops)
             self._backward = None
@@ -172,8 +182,14 @@ if anywidget is not None:
                 return
             self._backward.assign = bool(on)
             self._backward.reset()
-            self.said, self.said_ok = ("Each contribution now replaces what was there (=), instead of adding to it (+=)."
-                                       if on else "Each contribution adds to what was there (+=) again."), True
+            self.said, self.said_ok = (
+                (
+                    "Each contribution now replaces what was there (=), instead of adding to it (+=)."
+                    if on
+                    else "Each contribution adds to what was there (+=) again."
+                ),
+                True,
+            )
             self._publish()
 
         def tick(self, names):
@@ -217,8 +233,11 @@ if anywidget is not None:
                 self.assign = backward.assign
                 self.grads = {name: number(grad) for name, grad in backward.grads.items()}
                 joined = ", then ".join if backward.assign else " + ".join
-                self.arrivals = {name: joined(number(s.value) for s in arrived)
-                                 for name, arrived in backward.received.items() if len(arrived) > 1}
+                self.arrivals = {
+                    name: joined(number(s.value) for s in arrived)
+                    for name, arrived in backward.received.items()
+                    if len(arrived) > 1
+                }
                 labels = {}
                 for sent in backward.sent:
                     labels.setdefault(f"{sent.source}>{sent.target}", []).append(number(sent.value))
@@ -255,13 +274,17 @@ if anywidget is not None:
         def _summary(backward, first):
             if not backward.done():
                 return ""
-            leaves = ", ".join(f"{leaf} receives {number(backward.grads.get(leaf, 0.0))}" for leaf in backward.shape.leaves)
+            leaves = ", ".join(
+                f"{leaf} receives {number(backward.grads.get(leaf, 0.0))}" for leaf in backward.shape.leaves
+            )
             if first is None:
                 return f"The sweep is complete: {leaves}."
             right = backward.right_grads()
-            return (f"The sweep is complete: {leaves}, where adding gives "
-                    f"{', '.join(number(right[leaf]) for leaf in backward.shape.leaves)}. {first} went wrong first: it "
-                    f"kept {number(backward.grads[first])} where the sum is {number(right[first])}.")
+            return (
+                f"The sweep is complete: {leaves}, where adding gives "
+                f"{', '.join(number(right[leaf]) for leaf in backward.shape.leaves)}. {first} went wrong first: it "
+                f"kept {number(backward.grads[first])} where the sum is {number(right[first])}."
+            )
 
         def _restore(self):
             """Take back the clicks of the widget this one replaces, or those saved in the notebook file."""
@@ -272,8 +295,11 @@ if anywidget is not None:
                 saved = _saved_states(self.key)
                 if not saved:
                     return
-                state = {"clicks": saved[0].get("clicks"), "assign": saved[0].get("assign"),
-                         "given": {q: (saved[0].get("quiz") or {}).get(q, {}).get("given") for q in QUESTIONS}}
+                state = {
+                    "clicks": saved[0].get("clicks"),
+                    "assign": saved[0].get("assign"),
+                    "given": {q: (saved[0].get("quiz") or {}).get(q, {}).get("given") for q in QUESTIONS},
+                }
             if self._backward is not None and state["assign"] is True:
                 self._backward.assign = True
             for name in state["clicks"] if isinstance(state["clicks"], list) else []:
@@ -312,8 +338,9 @@ def _set_in_notebook(answers, gone=()):
     if shell is not None:
         for name in gone:
             shell.user_ns.pop(name, None)
-        shell.user_ns.update({name: (list(value) if isinstance(value, list) else value)
-                              for name, value in answers.items()})
+        shell.user_ns.update(
+            {name: (list(value) if isinstance(value, list) else value) for name, value in answers.items()}
+        )
 
 
 def _key(mode, graph, key):

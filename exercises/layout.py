@@ -81,8 +81,10 @@ def layout(graph, box_w, box_h, gap_x, gap_y, margin=0.0):
     slots = [[] for _ in range(count)]
     for name in appearance:
         slots[column[name]].append(name)
-        feeds[name] = [read if column[name] - column[read] == 1 else ("lane", read, column[name] - 1)
-                       for read in inputs.get(name, ())]
+        feeds[name] = [
+            read if column[name] - column[read] == 1 else ("lane", read, column[name] - 1)
+            for read in inputs.get(name, ())
+        ]
         for k in range(column[name] + 1, reach.get(name, 0)):
             lane = ("lane", name, k)
             slots[k].append(lane)
@@ -96,6 +98,7 @@ def layout(graph, box_w, box_h, gap_x, gap_y, margin=0.0):
     centre = {}  # slot: the y of its middle
     for k, column_slots in enumerate(slots):
         if k:
+
             def mean_height(slot):
                 heights = [centre[fed] for fed in feeds[slot]]
                 return sum(heights) / len(heights) if heights else 0.0

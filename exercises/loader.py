@@ -26,6 +26,7 @@ DEFAULT_MODULE = "graph"  # the module of lessons 1 and 2
 def _chunks(path, module=DEFAULT_MODULE):
     """(label, code) pairs for a module file, a notebook, or a folder holding them (and ``module``.py files)."""
     if path.is_dir():
+
         def visible(p):
             return not any(part.startswith(".") for part in p.relative_to(path).parts)
 

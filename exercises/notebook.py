@@ -81,8 +81,10 @@ def code_cells(nb, name, is_test=is_test_cell, answers=no_answers):
             continue
         if cell.get("cell_type") != "code":
             if nbgrader_meta(cell).get("solution") and cell_source(cell).strip():
-                notes.append(f"{name} cell {index}: an answer cell turned into a {cell.get('cell_type')} cell, so its "
-                             "code was not run; change it back to a code cell")
+                notes.append(
+                    f"{name} cell {index}: an answer cell turned into a {cell.get('cell_type')} cell, so its "
+                    "code was not run; change it back to a code cell"
+                )
             continue
         if is_test(cell):
             continue  # the grader brings its own checks

@@ -93,7 +93,7 @@ TASK_PREFIX = "task_"
 
 
 def _task(item):
-    return next((m.name[len(TASK_PREFIX):] for m in item.iter_markers() if m.name.startswith(TASK_PREFIX)), None)
+    return next((m.name[len(TASK_PREFIX) :] for m in item.iter_markers() if m.name.startswith(TASK_PREFIX)), None)
 
 
 UNWRITTEN = "not written"  # the outcome a test gets when it fails only because its task is not written yet
@@ -107,7 +107,9 @@ def pytest_runtest_makereport(item, call):
     task = _task(item)
     report.user_properties.append(("task", task))
     if report.failed and call.excinfo is not None and call.excinfo.errisinstance(NotImplementedError):
-        report.longrepr = f"{item.nodeid}: {task or 'this task'} is not written yet ({call.excinfo.value or 'NotImplementedError'})"
+        report.longrepr = (
+            f"{item.nodeid}: {task or 'this task'} is not written yet ({call.excinfo.value or 'NotImplementedError'})"
+        )
         report.user_properties.append(("unwritten", True))
 
 
@@ -128,8 +130,12 @@ def _tally(terminalreporter):
             if getattr(report, "when", "call") != "call" and outcome != "skipped" or not props.get("task"):
                 continue
             passed, ran, unwritten, skipped = tasks.get(props["task"], (0, 0, 0, 0))
-            tasks[props["task"]] = (passed + (outcome == "passed"), ran + (outcome != "skipped"),
-                                    unwritten + (outcome == UNWRITTEN), skipped + (outcome == "skipped"))
+            tasks[props["task"]] = (
+                passed + (outcome == "passed"),
+                ran + (outcome != "skipped"),
+                unwritten + (outcome == UNWRITTEN),
+                skipped + (outcome == "skipped"),
+            )
     order = list(TASKS)
     return dict(sorted(tasks.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order)))
 
@@ -148,8 +154,10 @@ def _next_step(tasks):
         if ran and unwritten == ran:
             return f"next: write {task} in {where}, then run `make check TASK={task}`"
         if passed < ran:
-            return (f"next: {task} fails {ran - passed} of its {ran} public tests: read their messages above, "
-                    f"fix it in {where}, then run `make check TASK={task}`")
+            return (
+                f"next: {task} fails {ran - passed} of its {ran} public tests: read their messages above, "
+                f"fix it in {where}, then run `make check TASK={task}`"
+            )
     if tasks:
         return "next: every public test that ran passes; the grader runs more checks on the same contract"
     return ""

@@ -86,8 +86,11 @@ class Forward:
 
     def ready(self):
         """The nodes not computed yet whose inputs all have values, in listed order."""
-        return [name for name in self.shape.nodes
-                if name not in self.values and all(r in self.values for r in self.shape.reads[name])]
+        return [
+            name
+            for name in self.shape.nodes
+            if name not in self.values and all(r in self.values for r in self.shape.reads[name])
+        ]
 
     def done(self):
         return len(self.order) == len(self.shape.nodes)
@@ -121,8 +124,11 @@ def judge_inputs(shape, node, ticked):
     want = list(dict.fromkeys(shape.reads[node]))
     extra = [name for name in ticked if name not in want]
     if extra:
-        return Said(False, f"{extra[0]} has no arrow straight into {node}: a node's immediate inputs are the values "
-                           "it reads itself, nothing further back.")
+        return Said(
+            False,
+            f"{extra[0]} has no arrow straight into {node}: a node's immediate inputs are the values "
+            "it reads itself, nothing further back.",
+        )
     if len(set(ticked)) < len(want):
         return Said(False, f"{node} reads {len(want)} values directly; tick each of them.")
     return Said(True, f"Right: {node} = {shape.op[node]}({', '.join(shape.reads[node])}) reads exactly these.")
@@ -146,8 +152,11 @@ def judge_edges(shape, count):
     if count == shape.edge_count():
         parts = ", ".join(f"{name} reads {len(shape.reads[name])}" for name in shape.nodes)
         return Said(True, f"Right: {parts}.")
-    return Said(False, f"{count} is not the number of arrows. Count one for every name in every node's list of inputs, "
-                       "leaves included.")
+    return Said(
+        False,
+        f"{count} is not the number of arrows. Count one for every name in every node's list of inputs, "
+        "leaves included.",
+    )
 
 
 # ---------------------------------------------------------------- reverse mode
@@ -167,7 +176,7 @@ def local_slopes(op, inputs, out):
     if op == "neg":
         return [-1.0]
     if op == "tanh":
-        return [1.0 - out ** 2]
+        return [1.0 - out**2]
     raise ValueError(f"the clickable sweep knows no slope for the op {op!r}")
 
 
@@ -222,8 +231,10 @@ class Backward:
             return Said(False, f"{name} is a leaf: it only receives, it has no inputs to pass a gradient to.")
         if not self.complete(name):
             waiting = [r for r in shape.readers[name] if r not in self.passed]
-            return Said(False, f"{name}'s gradient is not complete: {waiting[0]} reads {name} and has not sent its "
-                               "contribution yet.")
+            return Said(
+                False,
+                f"{name}'s gradient is not complete: {waiting[0]} reads {name} and has not sent its contribution yet.",
+            )
         grad = self.grads.get(name, 0.0)
         reads = shape.reads[name]
         slopes = local_slopes(shape.op[name], [self.values[r] for r in reads], self.values[name])

@@ -84,8 +84,10 @@ def saved_answers(nb, label="the notebook"):
             if type(name) is not str or not NAME.fullmatch(name):
                 notes.append(f"{label}: a widget saved an answer under a name that is no answer's, so it was not read")
             elif not valid(value):
-                notes.append(f"{label}: the answer a widget saved for {name} is not a short list, name or number, so it "
-                             "was not read; click it again, or type the answer in its cell")
+                notes.append(
+                    f"{label}: the answer a widget saved for {name} is not a short list, name or number, so it "
+                    "was not read; click it again, or type the answer in its cell"
+                )
             elif stamp >= stamps.get(name, -1):
                 chosen[name], stamps[name] = value, stamp
     return chosen, list(dict.fromkeys(notes))

@@ -39,7 +39,7 @@ def judge_order(values, _cell=None):
     order = values["ORDER"]
     nodes = _nodes(ABA_SQUARED)
     if not _is_name_list(order):
-        return f"ORDER should be a list of node names such as [\"x\", \"y\"], but it is {_show(order)}."
+        return f'ORDER should be a list of node names such as ["x", "y"], but it is {_show(order)}.'
     if sorted(order) != sorted(nodes):
         leaves = [name for name in order if name in _leaves(ABA_SQUARED)]
         if leaves:
@@ -50,8 +50,10 @@ def judge_order(values, _cell=None):
     try:
         reference.evaluate(reordered, {leaf: 1.0 for leaf in _leaves(ABA_SQUARED)})
     except ValueError as err:
-        return (f"ORDER = {_show(order)} cannot be computed in that order: {err}. "
-                "Each node must come after the nodes it reads.")
+        return (
+            f"ORDER = {_show(order)} cannot be computed in that order: {err}. "
+            "Each node must come after the nodes it reads."
+        )
     return ""
 
 
@@ -75,7 +77,7 @@ def judge_fan_out_node(values, _cell=None):
     got = values["FAN_OUT_NODE"]
     fan_outs = [name for name in _all_names(ABA_SQUARED) if len(reference.users_of(ABA_SQUARED, name)) >= 2]
     if type(got) is not str:
-        return f"FAN_OUT_NODE should be one name, as a string such as \"x\", but it is {_show(got)}."
+        return f'FAN_OUT_NODE should be one name, as a string such as "x", but it is {_show(got)}.'
     if got in fan_outs:
         return ""
     if got not in _all_names(ABA_SQUARED):
@@ -108,9 +110,13 @@ def judge_gradient_of_z(values, _cell=None):
     if math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-9):
         return ""
     if math.isclose(got, forward["z"], rel_tol=1e-9, abs_tol=1e-9):
-        return (f"GRAD_Z = {got!r} is z's forward value: what z is, not how fast L moves when z moves. Start from "
-                "dL/dL = 1 and take one step back through L = z**2.")
-    return f"GRAD_Z = {got!r}: L = z**2, so the gradient arriving at z is the square's local slope at z's value, times 1."
+        return (
+            f"GRAD_Z = {got!r} is z's forward value: what z is, not how fast L moves when z moves. Start from "
+            "dL/dL = 1 and take one step back through L = z**2."
+        )
+    return (
+        f"GRAD_Z = {got!r}: L = z**2, so the gradient arriving at z is the square's local slope at z's value, times 1."
+    )
 
 
 @functools.lru_cache(maxsize=1)
@@ -150,7 +156,9 @@ def judge_assign_instead_of_add(values, _cell=None):
     sweep = [name for name, _op, _inputs in reversed(DIAMOND)] + _leaves(DIAMOND)
     if got_first != first_wrong:
         if got_first not in sweep:
-            problems.append(f"FIRST_WRONG should be one of {', '.join(repr(n) for n in sweep)}, but it is {_show(got_first)}.")
+            problems.append(
+                f"FIRST_WRONG should be one of {', '.join(repr(n) for n in sweep)}, but it is {_show(got_first)}."
+            )
         elif sweep.index(got_first) < sweep.index(first_wrong):
             problems.append(
                 f"FIRST_WRONG = {got_first!r}: that gradient still comes out right; look at the next node the sweep "

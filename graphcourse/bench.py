@@ -82,9 +82,14 @@ def figures(progress):
             totals.append(seconds * count)
             print(f"  {shape:<5} {count:>9,} edges: {seconds * 1e9:7.1f} ns per edge")
         slopes[shape] = slope(counts, totals)
-        print(f"  {shape:<5} log-log slope of the time against the edges: {slopes[shape]:.2f} (information: 1 is linear)")
-    return ("reference backward, log-log slope of time against edges: "
-            + ", ".join(f"{shape} {value:.2f}" for shape, value in slopes.items()) + " (information)")
+        print(
+            f"  {shape:<5} log-log slope of the time against the edges: {slopes[shape]:.2f} (information: 1 is linear)"
+        )
+    return (
+        "reference backward, log-log slope of time against edges: "
+        + ", ".join(f"{shape} {value:.2f}" for shape, value in slopes.items())
+        + " (information)"
+    )
 
 
 OTTER_MODULE = "graph.py"  # the hand-in otter grades: the reference's module, as a learner hands it in
@@ -106,7 +111,14 @@ def otter_tests():
         tests[f"q{i + 1}_{function}"] = {
             "name": f"q{i + 1}_{function}",
             "points": 1,
-            "suites": [{"cases": [{"code": code, "hidden": False, "locked": False}], "scored": True,
-                        "setup": "", "teardown": "", "type": "doctest"}],
+            "suites": [
+                {
+                    "cases": [{"code": code, "hidden": False, "locked": False}],
+                    "scored": True,
+                    "setup": "",
+                    "teardown": "",
+                    "type": "doctest",
+                }
+            ],
         }
     return tests

@@ -56,7 +56,7 @@ def wide(width):
         for left, right in zip(level[0::2], level[1::2]):
             paired.append(f"s{len(graph) - width}")
             graph.append((paired[-1], "add", [left, right]))
-        level = paired + level[len(paired) * 2:]
+        level = paired + level[len(paired) * 2 :]
     return graph, {"x": 1.5, "y": 0.5}
 
 
@@ -109,7 +109,7 @@ def tree_of_blocks(count, spine=False):
             paired.append(f"s{sums:05d}")
             graph.append((paired[-1], "add", [left, right]))
             sums += 1
-        level = paired + level[len(paired) * 2:]
+        level = paired + level[len(paired) * 2 :]
     return graph, values
 
 
@@ -146,8 +146,10 @@ SHAPES = {"chain": chain, "wide": wide, "chain_of_blocks": chain_of_blocks, "tre
 
 def checkpoint_chain(length, every):
     """backward_checkpointed's arguments (graph, leaves, every): `length` nodes, products with w and tanh in turn."""
-    graph = [(f"n{i}", "tanh" if i % 2 else "mul", [f"n{i - 1}" if i else "x"] + ([] if i % 2 else ["w"]))
-             for i in range(length)]
+    graph = [
+        (f"n{i}", "tanh" if i % 2 else "mul", [f"n{i - 1}" if i else "x"] + ([] if i % 2 else ["w"]))
+        for i in range(length)
+    ]
     return graph, {"x": 0.3, "w": 1.1}, every
 
 

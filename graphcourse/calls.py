@@ -49,13 +49,17 @@ def _mixed(same_tape):
 
 
 def _across(method):
-    return ["first, second = Tape(), Tape(); x = first.leaf('x', 4.0); first.leaf('y', 6.0)",
-            f"x.{method}(second.leaf('y', 2.5))"]
+    return [
+        "first, second = Tape(), Tape(); x = first.leaf('x', 4.0); first.leaf('y', 6.0)",
+        f"x.{method}(second.leaf('y', 2.5))",
+    ]
 
 
 def _leaves_of(pairs):
-    return [f"tape = Tape(); then tape.leaf(name, value) for each (name, value) of {short(pairs)}, reading "
-            "tape.graph and tape.values before and after"]
+    return [
+        f"tape = Tape(); then tape.leaf(name, value) for each (name, value) of {short(pairs)}, reading "
+        "tape.graph and tape.values before and after"
+    ]
 
 
 def _two_tapes(first, second):
@@ -67,8 +71,12 @@ def _foreign(leaves):
 
 
 def _twice(first, first_leaves, second, second_leaves):
-    return [f"one = trace({first}, {short(first_leaves)}); trace({second}, {short(second_leaves)}); then one's graph "
-            "and values read again", f"where {first} does: {program(first)}", f"and {second} does: {program(second)}"]
+    return [
+        f"one = trace({first}, {short(first_leaves)}); trace({second}, {short(second_leaves)}); then one's graph "
+        "and values read again",
+        f"where {first} does: {program(first)}",
+        f"and {second} does: {program(second)}",
+    ]
 
 
 def _order(nodes):
@@ -76,8 +84,10 @@ def _order(nodes):
 
 
 def _order_edit(nodes):
-    return [f"graph = topological_order(nodes), nodes = {_shown(nodes)}",
-            "then each inputs list of graph appended to (nodes should not change)"]
+    return [
+        f"graph = topological_order(nodes), nodes = {_shown(nodes)}",
+        "then each inputs list of graph appended to (nodes should not change)",
+    ]
 
 
 def _called(output):
@@ -97,13 +107,17 @@ def _symbolic_twice(graph, output):
 
 
 def _symbolic_fresh(template, output):
-    return [f"{_called(output)} on graph = {_shown(template)}, then again on the same graph with "
-            "its placeholders #0, #1, ... renamed to the names the first call made up"]
+    return [
+        f"{_called(output)} on graph = {_shown(template)}, then again on the same graph with "
+        "its placeholders #0, #1, ... renamed to the names the first call made up"
+    ]
 
 
 def _saved_edit(graph):
-    return [f"saved = saved_for_backward(graph), graph = {_shown(graph)}",
-            "then each list of saved appended to (graph should not change)"]
+    return [
+        f"saved = saved_for_backward(graph), graph = {_shown(graph)}",
+        "then each list of saved appended to (graph should not change)",
+    ]
 
 
 WRITTEN = {

@@ -48,7 +48,9 @@ class Learner:
 
     def handed_in(self, lessons=LESSONS):
         """The assignments of ``lessons`` this learner hands in (a broken or late one included)."""
-        return tuple(lesson.assignment for lesson in tuple(lessons)[: self.through] if lesson.assignment not in self.missing)
+        return tuple(
+            lesson.assignment for lesson in tuple(lessons)[: self.through] if lesson.assignment not in self.missing
+        )
 
 
 EVERY = len(LESSONS)  # through=EVERY: every lesson of the course, those that go live later too
@@ -60,7 +62,13 @@ COHORT = (
         "grace",
         "everything right in other styles, in every lesson: Kahn's algorithm, a tape with __slots__, "
         "nodes listed level by level, tables of what each op reads, gradients pulled from the readers",
-        code=("correct_kahn", "correct_tape_slots", "correct_order_levels", "correct_memory_tables", "correct_symbolic_pull"),
+        code=(
+            "correct_kahn",
+            "correct_tape_slots",
+            "correct_order_levels",
+            "correct_memory_tables",
+            "correct_symbolic_pull",
+        ),
         through=EVERY,
     ),
     Learner(
@@ -139,8 +147,11 @@ def _lesson_statements(entry):
 
 def defined(entry):
     """The lesson functions and classes a zoo entry defines, in file order."""
-    return tuple(n.name for n in _lesson_statements(entry)[1]
-                 if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name in FUNCTIONS)
+    return tuple(
+        n.name
+        for n in _lesson_statements(entry)[1]
+        if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name in FUNCTIONS
+    )
 
 
 def definitions(entry, names):
@@ -210,7 +221,9 @@ def filled(release, source, learner):
     for name in learner.code:
         entry = zoo.entry(name)
         owner.update(dict.fromkeys(defined(entry), entry))
-    defines = {c.grade_id: c.settings["names"] for lesson in LESSONS for c in read_lesson(lesson)[0] if c.kind == "reference"}
+    defines = {
+        c.grade_id: c.settings["names"] for lesson in LESSONS for c in read_lesson(lesson)[0] if c.kind == "reference"
+    }
     for cell in nb["cells"]:
         meta = cell.get("metadata", {}).get("nbgrader", {})
         if not meta.get("solution"):

@@ -77,7 +77,9 @@ _SPECIAL_CASE = (
     "same blocks: the code seems to treat large graphs differently from small ones (a shortcut for large inputs, "
     "or a different path through the code). backward should do the same one sweep whatever the size of the graph."
 )
-SYMPTOMS.update({(family, "inconsistent", ""): _SPECIAL_CASE for family in ("deep_graph", "linear_time", "no_mutation")})
+SYMPTOMS.update(
+    {(family, "inconsistent", ""): _SPECIAL_CASE for family in ("deep_graph", "linear_time", "no_mutation")}
+)
 
 
 MOST_NAMED = 4  # an answer that fits more misconceptions than this names none: the input tells too little
@@ -113,7 +115,10 @@ def _same(a, b):
 def _as_reply(outcome):
     """An in-process outcome as the sandbox child would have replied it (plain JSON values), or None if it cannot be."""
     if outcome[0] == "raised":
-        return {"status": "raised", "error": {"type": outcome[1], "value_error": outcome[2], "message": "", "where": ""}}
+        return {
+            "status": "raised",
+            "error": {"type": outcome[1], "value_error": outcome[2], "message": "", "where": ""},
+        }
     try:
         return {"status": "ok", "value": json.loads(json.dumps(outcome[1], allow_nan=True))}
     except (TypeError, ValueError, RecursionError):
@@ -121,8 +126,7 @@ def _as_reply(outcome):
 
 
 def _replayable(case):
-    return (case is not None and not case.driver and tuple(case.decode) == GRAPH_FIRST
-            and len(case.args[0]) <= SMALL)
+    return case is not None and not case.driver and tuple(case.decode) == GRAPH_FIRST and len(case.args[0]) <= SMALL
 
 
 def _passes(check, case, function):
@@ -186,10 +190,19 @@ def misconception(check, failure):
     """One plain sentence naming the likely misconception, or '' if none is known."""
     if failure.status in STATUSES:
         return STATUSES[failure.status]
-    symptom = next((SYMPTOMS[key] for key in ((check.id, failure.status, failure.error_type),
-                                              (check.id, failure.status, ""),
-                                              (check.family, failure.status, failure.error_type),
-                                              (check.family, failure.status, "")) if key in SYMPTOMS), "")
+    symptom = next(
+        (
+            SYMPTOMS[key]
+            for key in (
+                (check.id, failure.status, failure.error_type),
+                (check.id, failure.status, ""),
+                (check.family, failure.status, failure.error_type),
+                (check.family, failure.status, ""),
+            )
+            if key in SYMPTOMS
+        ),
+        "",
+    )
     if symptom and not (failure.status in ("slow", "timeout") and growth.LINEAR in failure.summary):
         return symptom  # a sentence about a sweep too slow, unless the sizes measured showed it linear
     return named(candidates(check, failure))

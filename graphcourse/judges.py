@@ -42,6 +42,7 @@ def reference_module(function):  # used by the runner, the judges and the driver
     """The reference module that defines a learner function (solutions/<its lesson's module>.py)."""
     return importlib.import_module(f"solutions.{module_of(function) or 'graph'}")
 
+
 FD_TOL = 1e-4  # agreement with central differences
 NUMBER_ANSWERS = ("evaluate", "backward")  # functions that answer a dict of numbers; the others, a list of names
 
@@ -112,13 +113,24 @@ def not_a_number(case, got, want_of, where="", overflow=False):
     if first_not_finite(got) is None:
         return None
     want = want_of()
-    name = next((n for n, v in got.items() if not math.isfinite(v) and math.isfinite(want.get(n, 0.0))
-                 and not (overflow and math.isinf(v))), None)
+    name = next(
+        (
+            n
+            for n, v in got.items()
+            if not math.isfinite(v) and math.isfinite(want.get(n, 0.0)) and not (overflow and math.isinf(v))
+        ),
+        None,
+    )
     if name is None:
         return None
     what = "dL/d" if case.fn == "backward" else "the value of "
-    return Failure(case, f"{what}{name} is {got[name]!r}{where}, but the reference's is a finite number: an answer "
-                         "holds numbers, never NaN or an infinity standing in for one", got=got, status="not_a_number")
+    return Failure(
+        case,
+        f"{what}{name} is {got[name]!r}{where}, but the reference's is a finite number: an answer "
+        "holds numbers, never NaN or an infinity standing in for one",
+        got=got,
+        status="not_a_number",
+    )
 
 
 def judge_reference(check, case, reply):
@@ -162,8 +174,10 @@ def judge_exact(check, case, reply):
     wrong = next((name for name in sweep_order(case) if name in names and got[name] != want[name]), None)
     if wrong is None:
         return None
-    summary = (f"expected dL/d{wrong} = {want[wrong]!r} exactly, got {got[wrong]!r}: every value and slope of this "
-               "graph is exact in floating point, so a sweep that multiplies local slopes gets every gradient exactly")
+    summary = (
+        f"expected dL/d{wrong} = {want[wrong]!r} exactly, got {got[wrong]!r}: every value and slope of this "
+        "graph is exact in floating point, so a sweep that multiplies local slopes gets every gradient exactly"
+    )
     return Failure(case, summary, got=got, first_wrong=wrong, details=first_wrong_said(wrong), status="inexact")
 
 
@@ -303,7 +317,9 @@ def _changed(case, reply):
     if after == before:
         return None
     names = ["graph", "leaves" if case.fn == "evaluate" else "values" if case.fn == "backward" else "name"]
-    changed = [n for i, n in enumerate(names) if not isinstance(after, list) or i >= len(after) or after[i] != before[i]]
+    changed = [
+        n for i, n in enumerate(names) if not isinstance(after, list) or i >= len(after) or after[i] != before[i]
+    ]
     return Failure(case, f"{case.fn} changed its argument(s) {', '.join(changed) or 'graph'}")
 
 
@@ -348,6 +364,8 @@ def short_answer(driver):
     """The reference's answer on a driver's short input."""
     graph, values, _places = short_input(driver)
     return reference.backward([(n, op, list(inputs)) for n, op, inputs in graph], dict(values), output=graph[-1][0])
+
+
 long_places = per_case(lambda case: places(case.args[0]))
 
 
@@ -387,8 +405,10 @@ def _rules(graph, got, found):
             points.setdefault(place, []).append((got[upstream], got[name]))
     if any(not all(close(y, ys[0]) for y in ys) for ys in at_output.values()):
         raise Inconsistent
-    return {place: (at_output.get(place, [None])[0], _rule(points[place]) if place in points else None)
-            for place in set(at_output) | set(points)}
+    return {
+        place: (at_output.get(place, [None])[0], _rule(points[place]) if place in points else None)
+        for place in set(at_output) | set(points)
+    }
 
 
 def _long_order(graph, values):
@@ -420,8 +440,10 @@ def _long_plan(case):
             names, upstreams = below.setdefault(place, ([], []))
             names.append(name)
             upstreams.append(upstream)
-    return at_output, [(place, names, upstreams, _values_of(names), _values_of(upstreams))
-                       for place, (names, upstreams) in below.items()]
+    return at_output, [
+        (place, names, upstreams, _values_of(names), _values_of(upstreams))
+        for place, (names, upstreams) in below.items()
+    ]
 
 
 long_plan = per_case(_long_plan)
@@ -488,26 +510,41 @@ def judge_carried_back(check, case, reply):
         missing = [] if answer.keys() >= values.keys() else [name for name in values if name not in answer]
         if missing:
             return Failure(case, f"the result{where} has no entry for {short(missing)}", got=got)
-    failure = (not_a_number(case, short_got, lambda: short_answer(case.driver), f" on {small}")
-               or not_a_number(case, got, lambda: reference_answer(case), overflow=True))
+    failure = not_a_number(case, short_got, lambda: short_answer(case.driver), f" on {small}") or not_a_number(
+        case, got, lambda: reference_answer(case), overflow=True
+    )
     if failure:  # NaN agrees with nothing: no rule can be read from it, and none can carry it back; the short
-        return failure  # answer's numbers are small, but a wrong rule carried over a long input may overflow, as it would
+        return (
+            failure  # answer's numbers are small, but a wrong rule carried over a long input may overflow, as it would
+        )
     short_output = short_graph[-1][0]
     below = [short_got[name] for name in short_places]  # every name in a block or a sum, and none other
     if all(close(gradient, below[0]) for gradient in below):  # the short input's right gradients are -2, -1, 0 and 1
-        return Failure(case, f"on {small}, every name in a block or a sum gets the gradient {below[0]!r}: an answer that "
-                             "does not depend on the graph", got=got)
+        return Failure(
+            case,
+            f"on {small}, every name in a block or a sum gets the gradient {below[0]!r}: an answer that "
+            "does not depend on the graph",
+            got=got,
+        )
     try:
         rules = _rules(short_graph, short_got, short_places)
     except Inconsistent:
-        return Failure(case, f"on {small}, names in the same place of their blocks, under the same gradient, get "
-                             "different gradients: backward should treat every block alike", got=got,
-                       status="inconsistent")
+        return Failure(
+            case,
+            f"on {small}, names in the same place of their blocks, under the same gradient, get "
+            "different gradients: backward should treat every block alike",
+            got=got,
+            status="inconsistent",
+        )
     graph = case.args[0]
     output = case.kwargs.get("output") or graph[-1][0]
     if not close(got[output], short_got[short_output]):
-        return Failure(case, f"the output's own entry is {got[output]!r} here, but {short_got[short_output]!r} on "
-                             f"{small}", got=got, status="inconsistent")
+        return Failure(
+            case,
+            f"the output's own entry is {got[output]!r} here, but {short_got[short_output]!r} on {small}",
+            got=got,
+            status="inconsistent",
+        )
     if _carried_back(rules, got, long_plan(case)):
         return None
     return first_not_carried_back(case, got, rules, small)
@@ -531,7 +568,8 @@ def first_not_carried_back(case, got, rules, small):
                 f"dL/d{name} = {got[name]!r}, but your own backward on {small} gives {said} at the same place "
                 f"of a block when the gradient above it is {got[upstream]!r}: the answer on a large graph should "
                 "follow, block by block, from the answer on a small one",
-                got=got, status="inconsistent",
+                got=got,
+                status="inconsistent",
             )
     return None
 
@@ -605,8 +643,9 @@ def driven_answer(case):
     """The reference's answer to a driven case: the same public program, run here on the reference module."""
     from graphcourse import drivers
 
-    return drivers.all_drivers()[case.driver](reference_module(case.fn), *copy.deepcopy(list(case.args)),
-                                              **copy.deepcopy(case.kwargs))
+    return drivers.all_drivers()[case.driver](
+        reference_module(case.fn), *copy.deepcopy(list(case.args)), **copy.deepcopy(case.kwargs)
+    )
 
 
 # A check family may define JUDGES of its own, next to its checks: they join these (last, so that every

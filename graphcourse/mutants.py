@@ -15,8 +15,10 @@ EQUIVALENT = {
 
 # Survivors that differ from the reference on an input the contract allows, but that no check can
 # judge yet, keyed by Mutant.key: what is missing, and the check that would kill them.
-ONE_AND_STEP = ("no check of lessons 1 and 2 reads one or step: lesson 6's gradient graphs use them, checked "
-                "through its own module (solutions/symbolic.py)")
+ONE_AND_STEP = (
+    "no check of lessons 1 and 2 reads one or step: lesson 6's gradient graphs use them, checked "
+    "through its own module (solutions/symbolic.py)"
+)
 GAPS = {
     "OPS['one']: 1.0 -> 0.0": ONE_AND_STEP,
     "OPS['step']: 1.0 if a > 0 else 0.0 -> 0.0 if a > 0 else 1.0": ONE_AND_STEP,

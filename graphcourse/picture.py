@@ -120,8 +120,10 @@ def _picture(graph, lines_of, wrong, title, legend=""):
         parts.append(_arrow(route))
         if times > 1:  # x * x: one arrow, read twice; said in the gap, where the arrow slants
             (ax, ay), (bx, by) = route[-3], route[-2]
-            parts.append(f'<text x="{(ax + bx) / 2:.1f}" y="{(ay + by) / 2 - 4:.1f}" text-anchor="middle" '
-                         f'fill="{STROKE}">×{times}</text>')
+            parts.append(
+                f'<text x="{(ax + bx) / 2:.1f}" y="{(ay + by) / 2 - 4:.1f}" text-anchor="middle" '
+                f'fill="{STROKE}">×{times}</text>'
+            )
     ops = {name: op for name, op, _inputs in graph}
     leaves, nodes = names_of(graph)
     for name in leaves + nodes:
@@ -144,11 +146,16 @@ def svg(graph, values, expected, got, first_wrong, title=""):
         return [
             (f"value {number(values.get(name))}", STROKE),
             (f"expected grad {number(want)}", "#1a7f37"),
-            (f"your grad {number(have) if have != 'missing' else '(none)'}", WRONG_STROKE if name == first_wrong else STROKE),
+            (
+                f"your grad {number(have) if have != 'missing' else '(none)'}",
+                WRONG_STROKE if name == first_wrong else STROKE,
+            ),
         ]
 
-    legend = ("red: the first node whose gradient is wrong, in the order the backward sweep visits them "
-              f"({text(first_wrong)})")
+    legend = (
+        "red: the first node whose gradient is wrong, in the order the backward sweep visits them "
+        f"({text(first_wrong)})"
+    )
     return _picture(graph, lines_of, first_wrong, title or "the graph of a failed check", legend)
 
 
@@ -211,6 +218,8 @@ def of_failure(failure, check_id=""):
         return ""
     expected = _number_dict(reference_answer(case)) or {}
     output = case.kwargs.get("output") or nodes[-1]
-    title = f"{check_id + ': ' if check_id else ''}backward on a graph whose output is {output}; " \
-            f"first wrong gradient: {failure.first_wrong}"
+    title = (
+        f"{check_id + ': ' if check_id else ''}backward on a graph whose output is {output}; "
+        f"first wrong gradient: {failure.first_wrong}"
+    )
     return svg(graph, _number_dict(values) or {}, expected, got, failure.first_wrong, title)

@@ -120,8 +120,10 @@ def backward_checkpointed(graph, leaves, every, output=None):
         before = graph[position - 1][0] if position else None
         for read in inputs:
             if read != before and read not in leaves:
-                raise ValueError(f"node {name!r} reads {read!r}, which is neither a leaf nor the node just before it "
-                                 f"({before!r}): backward_checkpointed takes a sequential graph")
+                raise ValueError(
+                    f"node {name!r} reads {read!r}, which is neither a leaf nor the node just before it "
+                    f"({before!r}): backward_checkpointed takes a sequential graph"
+                )
         if name == output and last is None:
             last = position
     if last is None:

@@ -51,9 +51,11 @@ def topological_order(nodes):
         while name not in seen:
             seen[name] = len(seen)
             name = next(i for i in nodes[name][1] if i in nodes and waiting[i] > 0)
-        cycle = list(seen)[seen[name]:]
+        cycle = list(seen)[seen[name] :]
         shown = " -> ".join(repr(n) for n in cycle[:5]) + (" -> ..." if len(cycle) > 5 else "") + f" -> {name!r}"
-        raise ValueError(f"the records have a cycle, so no order exists: node {name!r} depends on itself ({shown}, "
-                         "each reading the next)")
+        raise ValueError(
+            f"the records have a cycle, so no order exists: node {name!r} depends on itself ({shown}, "
+            "each reading the next)"
+        )
     return graph
     ### END SOLUTION

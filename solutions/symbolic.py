@@ -95,8 +95,10 @@ def gradient_graph(graph, output=None):
             terms = [node("mul", g, inputs[1]), node("mul", g, inputs[0])]
         elif op == "div":  # 1/b and -a/b**2
             top, bottom = inputs
-            terms = [node("mul", g, node("div", one, bottom)),
-                     node("mul", g, node("neg", node("div", top, node("mul", bottom, bottom))))]
+            terms = [
+                node("mul", g, node("div", one, bottom)),
+                node("mul", g, node("neg", node("div", top, node("mul", bottom, bottom)))),
+            ]
         elif op == "sq":  # 2a, as a + a
             terms = [node("mul", g, node("add", inputs[0], inputs[0]))]
         elif op == "tanh":  # 1 - out**2, from the node's own output

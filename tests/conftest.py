@@ -32,11 +32,27 @@ __all__ = ["NOTEBOOKS", "REFERENCE", "REFERENCE_SOURCE", "ROOT", "STUB_SOURCE", 
 # The files whose module fixtures take longest, longest first. make test hands whole files to its
 # workers in collection order, so these start first and the short files fill in around them.
 LONGEST_FIRST = (
-    "test_cli_parity.py", "test_zoo.py", "test_adversarial.py", "test_release.py", "test_batch_kill.py",
-    "test_sandbox_bounds.py", "test_notebooks.py", "test_hostile_handins.py", "test_nbgrader_glue.py",
-    "test_fixture_course.py", "test_provenance.py", "test_busy_machine.py", "test_jobs.py", "test_cli.py",
-    "test_foundation.py", "test_pictures.py",
-    "test_formgrader.py", "test_gradescope.py", "test_batch.py", "test_manual_grades.py", "test_lms.py",
+    "test_cli_parity.py",
+    "test_zoo.py",
+    "test_adversarial.py",
+    "test_release.py",
+    "test_batch_kill.py",
+    "test_sandbox_bounds.py",
+    "test_notebooks.py",
+    "test_hostile_handins.py",
+    "test_nbgrader_glue.py",
+    "test_fixture_course.py",
+    "test_provenance.py",
+    "test_busy_machine.py",
+    "test_jobs.py",
+    "test_cli.py",
+    "test_foundation.py",
+    "test_pictures.py",
+    "test_formgrader.py",
+    "test_gradescope.py",
+    "test_batch.py",
+    "test_manual_grades.py",
+    "test_lms.py",
 )
 
 
@@ -55,8 +71,14 @@ def pytest_collection_modifyitems(config, items):
 
 def nbgrader(course, *args):
     """Start the venv's ``nbgrader ARGS`` in ``course`` as the kit runs it (tests/.. never configures it)."""
-    return env.command(*args, cwd=course, config_dir=course.parent / "jupyter_config", text=True,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return env.command(
+        *args,
+        cwd=course,
+        config_dir=course.parent / "jupyter_config",
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
 
 
 def finish(process, what="nbgrader", seconds=300):
@@ -86,7 +108,9 @@ def draw_pictures(cache_dir):
     from autograder.nbgrader.course_pictures import pictures
 
     with ThreadPoolExecutor(max_workers=2) as pool:  # each lesson is drawn by a child process of its own
-        list(pool.map(lambda source: pictures(source, str(cache_dir)), sorted((NOTEBOOKS / "source").glob("*/*.ipynb"))))
+        list(
+            pool.map(lambda source: pictures(source, str(cache_dir)), sorted((NOTEBOOKS / "source").glob("*/*.ipynb")))
+        )
 
 
 def prepared_course(out, stream=None, pictures=True):

@@ -22,7 +22,9 @@ def snapshot(out):
     kept = {}
     for name in ("grades.csv", "checks.csv"):
         with (out / name).open(encoding="utf-8", newline="") as rows:
-            kept[name] = [{key: value for key, value in row.items() if key not in VARIES} for row in csv.DictReader(rows)]
+            kept[name] = [
+                {key: value for key, value in row.items() if key not in VARIES} for row in csv.DictReader(rows)
+            ]
     kept["results"] = {}
     for path in sorted((out / "results").rglob("*.json")):
         results = json.loads(path.read_text(encoding="utf-8"))

@@ -41,8 +41,15 @@ def lesson_drawings():
                 where = f"{lesson.notebook} cell {index}"
 
                 def recording(graph, values=None, grads=None, *, where=where, **options):
-                    calls.append((where, copy.deepcopy([list(n) for n in graph]), copy.deepcopy(values),
-                                  copy.deepcopy(grads), options.get("title")))
+                    calls.append(
+                        (
+                            where,
+                            copy.deepcopy([list(n) for n in graph]),
+                            copy.deepcopy(values),
+                            copy.deepcopy(grads),
+                            options.get("title"),
+                        )
+                    )
                     return real(graph, values, grads, **options)
 
                 exercises.draw.draw = recording
@@ -80,14 +87,21 @@ def figure_geometry(fig):
     rects = [p for p in ax.patches if isinstance(p, FancyBboxPatch)]
     for text in ax.texts:
         x, y = text.get_position()
-        inside = [r for r in rects if r.get_x() <= x <= r.get_x() + r.get_width() and r.get_y() <= y <= r.get_y() + r.get_height()]
+        inside = [
+            r
+            for r in rects
+            if r.get_x() <= x <= r.get_x() + r.get_width() and r.get_y() <= y <= r.get_y() + r.get_height()
+        ]
         if len(inside) == 1 and text.get_text() and abs(x - (inside[0].get_x() + inside[0].get_width() / 2)) < 1e-9:
             name = text.get_text().split("\n")[0].split(" = ")[0]
             rect = inside[0]
             boxes[name] = [rect.get_x(), rect.get_y(), rect.get_width(), rect.get_height()]
             extents[name] = (text.get_window_extent(), rect.get_window_extent())
-    overflow = [name for name, (t, r) in extents.items()
-                if not (r.x0 <= t.x0 and t.x1 <= r.x1 and r.y0 <= t.y0 and t.y1 <= r.y1)]
+    overflow = [
+        name
+        for name, (t, r) in extents.items()
+        if not (r.x0 <= t.x0 and t.x1 <= r.x1 and r.y0 <= t.y0 and t.y1 <= r.y1)
+    ]
     heads = [p.get_xy().tolist() for p in ax.patches if isinstance(p, Polygon) and not isinstance(p, FancyBboxPatch)]
     lines = [line.get_xydata().tolist() for line in ax.lines]
     return {"boxes": boxes, "lines": lines, "heads": heads, "overflow": overflow}
@@ -101,12 +115,14 @@ def svg_geometry(text):
         if group.get("class", "").startswith("node"):
             rect = group.find(f"{SVG}rect")
             boxes[group.find(f"{SVG}title").text] = [float(rect.get(k)) for k in ("x", "y", "width", "height")]
-    lines = [[[float(v) for v in point.split(",")] for point in line.get("points").split()]
-             for line in root.iter(f"{SVG}polyline")]
+    lines = [
+        [[float(v) for v in point.split(",")] for point in line.get("points").split()]
+        for line in root.iter(f"{SVG}polyline")
+    ]
     heads = []
     for path in root.iter(f"{SVG}path"):
         numbers = [float(v) for v in path.get("d").replace("M", " ").replace("L", " ").replace("Z", " ").split()]
-        heads.append([numbers[i:i + 2] for i in range(0, len(numbers), 2)])
+        heads.append([numbers[i : i + 2] for i in range(0, len(numbers), 2)])
     return {"boxes": boxes, "lines": lines, "heads": heads, "overflow": []}
 
 

@@ -37,7 +37,9 @@ def unavailable():
     try:
         import psycopg  # noqa: F401
     except ImportError:
-        return "psycopg (the PostgreSQL driver) is not installed: .venv/bin/python -m pip install --editable '.[postgres]'"
+        return (
+            "psycopg (the PostgreSQL driver) is not installed: .venv/bin/python -m pip install --editable '.[postgres]'"
+        )
     if os.geteuid() == 0:
         try:
             pwd.getpwnam(ROOT_RUNS_AS)
@@ -59,15 +61,43 @@ class Server:
             os.chown(self.folder, account.pw_uid, account.pw_gid)
             self.user = ROOT_RUNS_AS
         self.folder.chmod(0o755)
-        self._run("initdb", "--pgdata", str(self.data), "--username", USER, "--auth", "trust", "--no-sync",
-                  "--encoding", "UTF8", "--locale", "C")
+        self._run(
+            "initdb",
+            "--pgdata",
+            str(self.data),
+            "--username",
+            USER,
+            "--auth",
+            "trust",
+            "--no-sync",
+            "--encoding",
+            "UTF8",
+            "--locale",
+            "C",
+        )
         options = f"-k {self.folder} -c listen_addresses='' -c fsync=off -c full_page_writes=off"
-        self._run("pg_ctl", "start", "--pgdata", str(self.data), "--wait", "--log", str(self.folder / "server.log"),
-                  "-o", options)
+        self._run(
+            "pg_ctl",
+            "start",
+            "--pgdata",
+            str(self.data),
+            "--wait",
+            "--log",
+            str(self.folder / "server.log"),
+            "-o",
+            options,
+        )
 
     def _run(self, program, *args):
-        done = subprocess.run([str(self.bin / program), *args], cwd=self.folder, user=self.user, text=True,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120)
+        done = subprocess.run(
+            [str(self.bin / program), *args],
+            cwd=self.folder,
+            user=self.user,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            timeout=120,
+        )
         if done.returncode:
             raise RuntimeError(f"{program} exited {done.returncode}:\n{done.stdout}")
 

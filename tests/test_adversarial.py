@@ -325,7 +325,9 @@ def test_hostile_files_are_well_formed():
 
 
 PARAMS = [
-    pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=HOSTILES[s].known_hole)) if HOSTILES[s].known_hole else s
+    pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=HOSTILES[s].known_hole))
+    if HOSTILES[s].known_hole
+    else s
     for s in STEMS
 ]
 
@@ -336,8 +338,11 @@ AFTERMATH = {
     "write_outside": lambda r: "write_outside: wrote []" in r["output"],
     "env_probe": lambda r: "env_probe: leaked []" in r["output"],
     "huge_stdout": lambda r: len(r["output"]) < 40_000 and "more bytes of output not kept" in r["output"],
-    "giant_names": lambda r: all(len(s) <= 600 for s in r["failures"].values()) and len(r["output"]) < 40_000
-    and any("more than 10,000 characters" in s or "what this call can need" in s for s in r["failures"].values()),
+    "giant_names": lambda r: (
+        all(len(s) <= 600 for s in r["failures"].values())
+        and len(r["output"]) < 40_000
+        and any("more than 10,000 characters" in s or "what this call can need" in s for s in r["failures"].values())
+    ),
     "exit_at_import": lambda r: "exited while loading" in str(r["load_errors"]),
     "sleep_at_import": lambda r: "longer than" in str(r["load_errors"]) and r["seconds"] < 30,
     "infinite_loop": lambda r: r["seconds"] < 90,
@@ -379,7 +384,9 @@ def _write_zoo_sources(folder):
     stub = stub_source(reference_source)
     entries = zoo.entries()
     correct = next(e for e in entries if e.kind == "correct")
-    buggy = next((e for e in entries if e.name == "buggy_assign_fan_out"), next(e for e in entries if e.kind == "buggy"))
+    buggy = next(
+        (e for e in entries if e.name == "buggy_assign_fan_out"), next(e for e in entries if e.kind == "buggy")
+    )
     paths = {"reference": folder / "reference.py"}
     paths["reference"].write_text(reference_source)
     for entry in (correct, buggy):
@@ -445,7 +452,12 @@ print("RESULT " + json.dumps(out))
 def _run_fallback(prefix, python, stems, env, cwd):
     script = FALLBACK_SCRIPT.format(root=str(ROOT), heavy=HEAVY, hostile=str(HOSTILE), functions=FUNCTIONS)
     return subprocess.Popen(
-        [*prefix, python, "-c", script, *stems], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [*prefix, python, "-c", script, *stems],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -471,7 +483,14 @@ def _unprivileged_python(env, cwd):
     reason = "no interpreter found"
     for python, extra in ((sys.executable, {}), ("/usr/bin/python3", {"PYTHONPATH": site})):
         try:
-            done = subprocess.run([*NOBODY, python, "-c", check], env={**env, **extra}, cwd=cwd, capture_output=True, text=True, timeout=120)
+            done = subprocess.run(
+                [*NOBODY, python, "-c", check],
+                env={**env, **extra},
+                cwd=cwd,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
         except (OSError, subprocess.TimeoutExpired) as err:
             reason = str(err)
             continue
@@ -500,7 +519,10 @@ def test_fallback_sandbox_still_grades_hostile_files():
         if python is None:
             skip = f"the kit cannot run as uid 65534 here: {run_env}"
         else:
-            limits = {**run_env, isolation.MODE_ENV: "limits"}  # asked for by name: unasked, a user namespace isolates fully
+            limits = {
+                **run_env,
+                isolation.MODE_ENV: "limits",
+            }  # asked for by name: unasked, a user namespace isolates fully
             runs["unprivileged"] = _run_fallback(NOBODY, python, FALLBACK_UNPRIVILEGED, limits, home)
     results = {name: _fallback_result(proc) for name, proc in runs.items()}
     if home:

@@ -34,8 +34,13 @@ NOTEBOOK1 = LESSONS[0].notebook
 # ada hands in every lesson (the summary's full marks per lesson); the others, lesson 1 alone.
 COHORT = (
     demo.Learner("ada", "everything right", through=demo.EVERY),
-    demo.Learner("alan", "KeyError instead of ValueError; ORDER wrong", code=("buggy_evaluate_keyerror",),
-                 answers={"ORDER": ["q", "p", "L"]}, missing=(LESSON2,)),
+    demo.Learner(
+        "alan",
+        "KeyError instead of ValueError; ORDER wrong",
+        code=("buggy_evaluate_keyerror",),
+        answers={"ORDER": ["q", "p", "L"]},
+        missing=(LESSON2,),
+    ),
     demo.Learner("dennis", "cut off mid-save", broken=(LESSON1,), missing=(LESSON2,)),
     demo.Learner("linus", "right code, edited metadata", tampered=True, missing=(LESSON2,)),
 )
@@ -45,7 +50,8 @@ def snapshot(out):
     """{relative path: content hash} of every file under out."""
     return {
         path.relative_to(out).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in sorted(out.rglob("*")) if path.is_file()
+        for path in sorted(out.rglob("*"))
+        if path.is_file()
     }
 
 
@@ -83,8 +89,9 @@ def runs(tmp_path_factory):
     seen.files2, seen.rows2 = snapshot(out), gradebook_rows(out)
 
     alan = handed_in / "alan" / LESSON1 / NOTEBOOK1
-    alan.write_text(alan.read_text(encoding="utf-8").replace("ORDER = ['q', 'p', 'L']", "ORDER = ['p', 'q', 'L']"),
-                    encoding="utf-8")
+    alan.write_text(
+        alan.read_text(encoding="utf-8").replace("ORDER = ['q', 'p', 'L']", "ORDER = ['p', 'q', 'L']"), encoding="utf-8"
+    )
     seen.third = batch.run(out, submissions=handed_in, stream=log)
     seen.files3, seen.rows3 = snapshot(out), gradebook_rows(out)
     seen.autograde_log3 = (out / "logs" / "autograde.log").read_text(encoding="utf-8")
@@ -106,7 +113,9 @@ def test_gradebook_holds_every_learner_and_grade_cell(runs):
     got = scores(runs.rows1)
     points = {gid: cell_points(cell) for gid, cell in grade_cells().items()}
     graded1 = [gid for gid in points if (("ada", LESSON1, gid) in got)]
-    assert len(graded1) == 8 and all(("ada", LESSON2, gid) in got for gid in ("backward_correct", "answer_assign_instead_of_add"))
+    assert len(graded1) == 8 and all(
+        ("ada", LESSON2, gid) in got for gid in ("backward_correct", "answer_assign_instead_of_add")
+    )
     assert all(score is not None for score in got.values())
     for student in ("ada", "linus"):
         assert all(got[(student, LESSON1, gid)] == points[gid] for gid in graded1), student
@@ -128,7 +137,7 @@ def test_csv_exports(runs):
     assert {r["student_id"]: float(r["score"]) for r in grades if r["assignment"] == LESSON2}["alan"] == 0.0
     with open(runs.out / "checks.csv", newline="") as handle:
         table = list(csv.reader(handle))
-    assert table[0][1:1 + len(all_checks())] == [c.id for c in all_checks()]
+    assert table[0][1 : 1 + len(all_checks())] == [c.id for c in all_checks()]
     assert [row[0] for row in table[1:]] == sorted(learner.student_id for learner in COHORT)
 
 
@@ -161,7 +170,9 @@ def test_feedback_shows_teaching_messages_but_no_check_source(runs):
     for path in (ROOT / "graphcourse" / "checks").glob("*.py"):
         for line in path.read_text(encoding="utf-8").splitlines():
             line = line.strip()
-            if len(line) >= 12 and re.search(r"\b(Check|Case|call|backward_call|chain|st\.\w+)\(|^(import|from) |=", line):
+            if len(line) >= 12 and re.search(
+                r"\b(Check|Case|call|backward_call|chain|st\.\w+)\(|^(import|from) |=", line
+            ):
                 check_code.add(line)
     pages = list((runs.out / "feedback").rglob("*.html"))
     assert len(pages) == len(list((runs.out / "submitted").glob("*/*/*.ipynb")))  # one page per hand-in
@@ -169,9 +180,14 @@ def test_feedback_shows_teaching_messages_but_no_check_source(runs):
         text = html.unescape(re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8")))
         assert "Check(" not in text and "HIDDEN TESTS" not in text and "graphcourse/checks" not in text
         student, assignment = page.parent.parent.name, page.parent.name
-        handed_in = "\n".join("".join(cell["source"]) for p in (runs.out / "submitted" / student / assignment).glob("*.ipynb")
-                              for cell in json.loads(p.read_text(encoding="utf-8"))["cells"])
-        leaked = [line for line in check_code if line in text and line not in handed_in]  # the learner's own lines may recur
+        handed_in = "\n".join(
+            "".join(cell["source"])
+            for p in (runs.out / "submitted" / student / assignment).glob("*.ipynb")
+            for cell in json.loads(p.read_text(encoding="utf-8"))["cells"]
+        )
+        leaked = [
+            line for line in check_code if line in text and line not in handed_in
+        ]  # the learner's own lines may recur
         assert not leaked, f"{page.name} shows check source: {leaked[:3]}"
 
 
@@ -192,7 +208,9 @@ def test_cohort_report_and_summary(runs):
     assert all(len(line) <= cohort_report.TERMINAL for line in printed), printed
     table = cohort_report.summary_table(runs.first)
     assert all(len(line) <= cohort_report.TERMINAL for line in table.splitlines()), table
-    per_lesson = [sum(cell_points(c) for c in grade_cells().values() if c.assignment == lesson.assignment) for lesson in LESSONS]
+    per_lesson = [
+        sum(cell_points(c) for c in grade_cells().values() if c.assignment == lesson.assignment) for lesson in LESSONS
+    ]
     full = r"\s+".join(f"{p:g}/{p:g}" for p in per_lesson)
     assert re.search(rf"^ada\s+{full}\s+{sum(per_lesson):g}/{sum(per_lesson):g}", table, re.M), table
 
@@ -220,7 +238,10 @@ def test_changed_submission_is_regraded(runs):
     autograded = re.findall(r"\] Autograding \S*autograded/(\w+)/", runs.autograde_log3)
     assert set(autograded) == {"alan"}
     touched = {path for path in runs.files3 if runs.files3[path] != runs.files1.get(path)}
-    assert {f"feedback/ada/{LESSON1}/{NOTEBOOK1.replace('.ipynb', '.html')}", "results/ada/lesson1_graphs.json"}.isdisjoint(touched)
+    assert {
+        f"feedback/ada/{LESSON1}/{NOTEBOOK1.replace('.ipynb', '.html')}",
+        "results/ada/lesson1_graphs.json",
+    }.isdisjoint(touched)
     assert f"results/alan/{LESSON1}.json" in touched and "grades.csv" in touched
 
 
@@ -268,8 +289,13 @@ def unchanged_run(runs):
     with contextlib.redirect_stdout(io.StringIO()) as printed:
         assert batch.main(args) == 0
     before = stamped(runs.out)
-    again = subprocess.run([sys.executable, "-X", "importtime", "-m", "autograder.pipeline.grade", *args],
-                           capture_output=True, text=True, cwd=ROOT, timeout=300)
+    again = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "autograder.pipeline.grade", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
     return SimpleNamespace(printed=printed.getvalue(), again=again, before=before, after=stamped(runs.out))
 
 

@@ -37,7 +37,9 @@ pytestmark = pytest.mark.slow
 COHORT = tuple(dataclasses.replace(learner, through=min(learner.through, 2)) for learner in BATCH_COHORT)
 HANDINS = sorted(
     (learner.student_id, lesson.assignment)
-    for learner in COHORT for lesson in LESSONS if lesson.assignment in learner.handed_in()
+    for learner in COHORT
+    for lesson in LESSONS
+    if lesson.assignment in learner.handed_in()
 )
 # The killed runs, in order, on the same folder: (what kills it, what it shows).
 KILLS = (
@@ -87,7 +89,11 @@ def start(out, handed_in, env, log, kill_at=None):
     with open(log, "w", encoding="utf-8") as handle:
         return subprocess.Popen(
             [sys.executable, *command, "--out", str(out), "--submissions", str(handed_in)],
-            cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=handle,
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=handle,
             start_new_session=True,
         )
 
@@ -129,8 +135,11 @@ def runs(tmp_path_factory):
         seen.killed.append((how, code, wait_for_no_leftovers(crashed, sandboxes), stderr.read_text(encoding="utf-8")))
         if how.startswith("mid_feedback"):  # as a kill during the write would leave it: the newest unmarked page
             finished = json.loads((crashed / "cache" / "state.json").read_text(encoding="utf-8"))["feedback"]
-            unmarked = [p for p in (crashed / "feedback").rglob("*.html")
-                        if "/".join(p.relative_to(crashed / "feedback").parts[:2]) not in finished]
+            unmarked = [
+                p
+                for p in (crashed / "feedback").rglob("*.html")
+                if "/".join(p.relative_to(crashed / "feedback").parts[:2]) not in finished
+            ]
             page = max(unmarked, key=lambda p: p.stat().st_mtime_ns)
             page.write_bytes(page.read_bytes()[: page.stat().st_size // 2])
             seen.truncated = page
@@ -221,4 +230,3 @@ def test_outputs_match_an_uninterrupted_run(runs):
         if name == "cohort_report.html":  # the grading time column: how long grading took, as execution_time above
             got, want = (GRADING_TIME.sub("", text) for text in (got, want))
         assert got == want, name
-

@@ -36,7 +36,9 @@ def test_copy_learner_repeats_a_folder_byte_for_byte(tmp_path):
     ids = cohorts.copy_learner(tmp_path, "model", 12)
     assert ids == [f"copy{i:02d}" for i in range(12)]
     assert sorted(p.name for p in tmp_path.iterdir()) == ids
-    assert {(tmp_path / i / "lesson1_graphs" / "computation_graphs.ipynb").read_bytes() for i in ids} == {b'{"cells": []}\n'}
+    assert {(tmp_path / i / "lesson1_graphs" / "computation_graphs.ipynb").read_bytes() for i in ids} == {
+        b'{"cells": []}\n'
+    }
 
 
 def test_settings_read_the_environment():
@@ -137,8 +139,15 @@ def test_the_summary_prints_every_target_met_or_not(capsys):
     """Each target of the kit's speed is printed beside its figure, met or NOT met; one not measured is NOT met."""
     compared = {"stock": 100.0, "kit1": 6.0, "kit2": 3.0, "learners": 10}
     memory = {100: {"batch_mib": 100.0, "children_mib": 50.0}, 1000: {"batch_mib": 101.0, "children_mib": 50.0}}
-    bench.summary(compared, memory, "the course's line", {"fresh": 0.3, "otter": 3.6}, 0.1, no_change=0.5,
-                  setup={"setup": 30.0, "first_grade": 20.0, "no_change": 0.4})
+    bench.summary(
+        compared,
+        memory,
+        "the course's line",
+        {"fresh": 0.3, "otter": 3.6},
+        0.1,
+        no_change=0.5,
+        setup={"setup": 30.0, "first_grade": 20.0, "no_change": 0.4},
+    )
     lines = [line for line in capsys.readouterr().out.splitlines() if "target:" in line]
     assert len(lines) == 8 and all(", met)" in line and "NOT met" not in line for line in lines), lines
     slow = {"stock": 10.0, "kit1": 3.0, "kit2": 2.5, "learners": 10}

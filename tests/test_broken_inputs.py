@@ -19,7 +19,9 @@ from autograder.grading.submission import MAX_FILE_BYTES, SubmissionError, load
 from graphcourse import checks as check_table
 
 FUNCTIONS = tuple(f for f in functions() if module_of(f) == "graph")  # these hand-ins are lessons 1 and 2's
-LIGHT = [c for c in check_table.all_checks() if c.function in FUNCTIONS and c.family not in ("deep_graph", "linear_time")]
+LIGHT = [
+    c for c in check_table.all_checks() if c.function in FUNCTIONS and c.family not in ("deep_graph", "linear_time")
+]
 FULL = {f: sum(c.points for c in LIGHT if c.function == f) for f in FUNCTIONS}
 CANARY = "graphkit-canary-outside-the-submission"
 
@@ -43,7 +45,15 @@ def code_cell(source, grade_id, solution=True, grade=False, points=0, outputs=()
         "execution_count": None,
         "id": grade_id,
         "metadata": {
-            "nbgrader": {"grade": grade, "grade_id": grade_id, "locked": False, "points": points, "schema_version": 3, "solution": solution, "task": False}
+            "nbgrader": {
+                "grade": grade,
+                "grade_id": grade_id,
+                "locked": False,
+                "points": points,
+                "schema_version": 3,
+                "solution": solution,
+                "task": False,
+            }
         },
         "outputs": list(outputs),
         "source": source.splitlines(keepends=True),
@@ -55,7 +65,9 @@ def lesson(names=("setup", *FUNCTIONS), outputs=()):
     parts = reference_parts()
     cells = [{"cell_type": "markdown", "id": "intro", "metadata": {}, "source": ["# Computation graphs\n"]}]
     cells += [code_cell(parts[name], f"cell_{name}", outputs=outputs if name == "setup" else ()) for name in names]
-    cells.append(code_cell("assert evaluate([], {'x': 1}) == {'x': 1}\n", "test_evaluate", solution=False, grade=True, points=5))
+    cells.append(
+        code_cell("assert evaluate([], {'x': 1}) == {'x': 1}\n", "test_evaluate", solution=False, grade=True, points=5)
+    )
     return {
         "cells": cells,
         "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
@@ -97,7 +109,9 @@ def test_invalid_json_notebook(tmp_path):
     assert "line 1" in str(err.value)
 
 
-@pytest.mark.parametrize("name, content", [("lesson.ipynb", ""), ("lesson.ipynb", " \n\t\n"), ("graph.py", ""), ("graph.py", "\n\n  \n")])
+@pytest.mark.parametrize(
+    "name, content", [("lesson.ipynb", ""), ("lesson.ipynb", " \n\t\n"), ("graph.py", ""), ("graph.py", "\n\n  \n")]
+)
 def test_empty_file(tmp_path, name, content):
     """An empty notebook or module: SubmissionError naming the file and saying it is empty."""
     path = tmp_path / name
@@ -182,11 +196,17 @@ MALFORMED = {
     "cells is a dict": {"nbformat": 4, "cells": {"a": 1}},
     "cells hold numbers": {"nbformat": 4, "cells": [1, "two", None, code_cell("x = 1\n", "a")]},
     "metadata is a list": {"nbformat": 4, "cells": [{**code_cell("x = 1\n", "a"), "metadata": [1, 2]}]},
-    "nbgrader metadata is a string": {"nbformat": 4, "cells": [{**code_cell("x = 1\n", "a"), "metadata": {"nbgrader": "yes"}}]},
+    "nbgrader metadata is a string": {
+        "nbformat": 4,
+        "cells": [{**code_cell("x = 1\n", "a"), "metadata": {"nbgrader": "yes"}}],
+    },
     "source holds numbers": {"nbformat": 4, "cells": [{**code_cell("x = 1\n", "a"), "source": [1, "x = 1\n", None]}]},
     "source is a dict": {"nbformat": 4, "cells": [{**code_cell("x = 1\n", "a"), "source": {"x": 1}}]},
     "v3 worksheets is a number": {"nbformat": 3, "worksheets": 7},
-    "v3 worksheets hold junk": {"nbformat": 3, "worksheets": [1, {"cells": "x"}, {"cells": [5, {"cell_type": "code", "input": "x = 1\n"}]}]},
+    "v3 worksheets hold junk": {
+        "nbformat": 3,
+        "worksheets": [1, {"cells": "x"}, {"cells": [5, {"cell_type": "code", "input": "x = 1\n"}]}],
+    },
 }
 
 
@@ -240,8 +260,14 @@ def test_old_nbformat_v3_still_grades(tmp_path):
     note."""
     parts = reference_parts()
     cells = [{"cell_type": "markdown", "source": ["# Computation graphs\n"]}]
-    cells += [{"cell_type": "code", "input": parts[name].splitlines(keepends=True), "language": "python", "outputs": []} for name in ("setup", *FUNCTIONS)]
-    path = write_json(tmp_path / "lesson.ipynb", {"nbformat": 3, "nbformat_minor": 0, "metadata": {}, "worksheets": [{"cells": cells}]})
+    cells += [
+        {"cell_type": "code", "input": parts[name].splitlines(keepends=True), "language": "python", "outputs": []}
+        for name in ("setup", *FUNCTIONS)
+    ]
+    path = write_json(
+        tmp_path / "lesson.ipynb",
+        {"nbformat": 3, "nbformat_minor": 0, "metadata": {}, "worksheets": [{"cells": cells}]},
+    )
     sub = load(path)
     assert any("v3" in note for note in sub.notes)
     assert points(grade(sub, checks=LIGHT)) == FULL
@@ -251,7 +277,11 @@ def test_old_nbformat_v3_still_grades(tmp_path):
 def test_huge_outputs_still_grade(tmp_path):
     """A notebook whose saved outputs make it larger than a module may be (a plot, a long print) still grades full
     marks."""
-    output = {"output_type": "stream", "name": "stdout", "text": ["x" * 1_000_000 + "\n"] * ((2 * MAX_FILE_BYTES) // 1_000_000)}
+    output = {
+        "output_type": "stream",
+        "name": "stdout",
+        "text": ["x" * 1_000_000 + "\n"] * ((2 * MAX_FILE_BYTES) // 1_000_000),
+    }
     path = write_json(tmp_path / "lesson.ipynb", lesson(outputs=[output]))
     assert path.stat().st_size > 2 * MAX_FILE_BYTES
     assert points(grade(load(path), checks=LIGHT)) == FULL

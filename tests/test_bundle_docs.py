@@ -14,11 +14,18 @@ from tests.conftest import ROOT
 
 PAGES = ("learner/README.md", "docs/learners.md", "docs/instructors.md")
 MAKEFILES = ("learner/Makefile", "Makefile")
-NUMBERS = {word: number for number, word in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty".split())}
-_COUNT = re.compile(r"(?<![\w.])(?P<number>\d+|" + "|".join(NUMBERS) + r")\s+(?:(?:lesson|stub)\s+)?"
-                    r"(?P<what>lessons|modules|tasks|functions|notebooks)\b", re.IGNORECASE)
+NUMBERS = {
+    word: number
+    for number, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split()
+    )
+}
+_COUNT = re.compile(
+    r"(?<![\w.])(?P<number>\d+|" + "|".join(NUMBERS) + r")\s+(?:(?:lesson|stub)\s+)?"
+    r"(?P<what>lessons|modules|tasks|functions|notebooks)\b",
+    re.IGNORECASE,
+)
 _NOT_A_TOTAL = re.compile(r"(?:\b(?:first|last|other|these|those|earlier|later|next)|'s)\s+$", re.IGNORECASE)  # a part
 _TASK_LIST = re.compile(r"TASK=([\w|]+)")
 _MODULE_FILE = re.compile(r"exercises/(\w+)\.py")
@@ -37,8 +44,9 @@ def course():
                     seen.add(name)
                     tasks.append(name)
                     modules.append(cell.settings["module"])
-        lessons.append({"number": number, "notebook": lesson.notebook, "tasks": tasks,
-                        "modules": list(dict.fromkeys(modules))})
+        lessons.append(
+            {"number": number, "notebook": lesson.notebook, "tasks": tasks, "modules": list(dict.fromkeys(modules))}
+        )
     return lessons
 
 
@@ -54,12 +62,16 @@ COUNTS = {
 
 def help_lines(path):
     """A Makefile's help: its ``## `` comment lines."""
-    return "\n".join(line[3:] for line in (ROOT / path).read_text(encoding="utf-8").splitlines() if line.startswith("## "))
+    return "\n".join(
+        line[3:] for line in (ROOT / path).read_text(encoding="utf-8").splitlines() if line.startswith("## ")
+    )
 
 
 def texts():
-    return {**{page: (ROOT / page).read_text(encoding="utf-8") for page in PAGES},
-            **{path: help_lines(path) for path in MAKEFILES}}
+    return {
+        **{page: (ROOT / page).read_text(encoding="utf-8") for page in PAGES},
+        **{path: help_lines(path) for path in MAKEFILES},
+    }
 
 
 def wrong_claims(text):
@@ -67,7 +79,7 @@ def wrong_claims(text):
     course's."""
     wrong = []
     for match in _COUNT.finditer(text):
-        if _NOT_A_TOTAL.search(text[max(0, match.start() - 12):match.start()]):
+        if _NOT_A_TOTAL.search(text[max(0, match.start() - 12) : match.start()]):
             continue
         said = match["number"].lower()
         said = int(said) if said.isdigit() else NUMBERS[said]
@@ -154,8 +166,10 @@ def test_every_module_and_task_is_named_in_the_bundles_readme():
 
 def test_the_check_finds_the_old_descriptions():
     """What the pages said of an earlier course is caught: its counts, its TASK= list, its files."""
-    old = ("In two lessons you write the core of a small differentiation engine: four functions.\n"
-           "make check [TASK=evaluate|inputs_of|users_of|backward]\n"
-           "what is graded is your two lesson notebooks and exercises/engine.py")
+    old = (
+        "In two lessons you write the core of a small differentiation engine: four functions.\n"
+        "make check [TASK=evaluate|inputs_of|users_of|backward]\n"
+        "what is graded is your two lesson notebooks and exercises/engine.py"
+    )
     assert len(wrong_claims(old)) == 5, wrong_claims(old)
     assert wrong_claims("the first two lessons; lessons 1 and 2's four tasks (TASK=name)") == []

@@ -32,7 +32,7 @@ from tests.conftest import prepared_course
 pytestmark = pytest.mark.slow
 
 SPIN = "while True:\n    pass\n"
-BURN = '''
+BURN = """
 import time
 
 
@@ -41,7 +41,7 @@ def burn(seconds):
     while time.process_time() < end:
         pass
     return seconds
-'''
+"""
 # ada hands in every lesson right, deep and timed checks included; john's recursive code overflows on deep graphs.
 LEARNERS = ("ada", "john")
 
@@ -49,9 +49,14 @@ LEARNERS = ("ada", "john")
 @contextlib.contextmanager
 def spinning(count, cpus=None):
     """``count`` processes that do nothing but use a CPU (``cpus``: the ones they may run on), killed on the way out."""
-    spinners = [subprocess.Popen([sys.executable, "-c", SPIN], stdin=subprocess.DEVNULL,
-                                 preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
-                for _ in range(count)]
+    spinners = [
+        subprocess.Popen(
+            [sys.executable, "-c", SPIN],
+            stdin=subprocess.DEVNULL,
+            preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None,
+        )
+        for _ in range(count)
+    ]
     time.sleep(0.5)  # every one of them spinning before anything is measured against them
     try:
         yield spinners
@@ -90,8 +95,10 @@ def test_without_patience_the_wall_clock_would_have_decided(monkeypatch):
     monkeypatch.setattr(patience, "PATIENCE", 1.0)
     reply = starved_call(0.6, Limits(call_seconds=1.2))
     if reply["status"] == "ok" and reply["wall_seconds"] < 1.2:
-        pytest.skip("the spinners did not starve the call: the sandbox's cgroup got a CPU share of its own here "
-                    f"({reply['wall_seconds']:.2f} s for 0.6 s of CPU)")
+        pytest.skip(
+            "the spinners did not starve the call: the sandbox's cgroup got a CPU share of its own here "
+            f"({reply['wall_seconds']:.2f} s for 0.6 s of CPU)"
+        )
     assert reply["status"] == "timeout", reply
 
 
@@ -115,8 +122,11 @@ def handins(tmp_path_factory):
 def at_risk(lesson):
     """The lesson's checks that load could sway: the timed ones, the memory-bounded ones and the deep graphs."""
     functions = {function_of(grade_id) for grade_id in lesson_points(lesson)} - {""}
-    return [c for c in active.part("checks").all_checks() if c.function in functions
-            and (c.expect in ("linear_time", "memory_bound") or "deep" in c.id)]
+    return [
+        c
+        for c in active.part("checks").all_checks()
+        if c.function in functions and (c.expect in ("linear_time", "memory_bound") or "deep" in c.id)
+    ]
 
 
 def grades(paths):
@@ -126,7 +136,9 @@ def grades(paths):
         lesson = next(lesson for lesson in LESSONS if lesson.assignment == path.parent.name)
         points = lesson_points(lesson)
         nb = json.loads(path.read_text(encoding="utf-8"))
-        submission = from_notebook_json(nb, path, lambda cell, points=points: nbgrader_meta(cell).get("grade_id") in points)
+        submission = from_notebook_json(
+            nb, path, lambda cell, points=points: nbgrader_meta(cell).get("grade_id") in points
+        )
         graded = grade(submission, at_risk(lesson))
         found[f"{path.parent.parent.name}/{path.parent.name}"] = {r.check.id: r.score for r in graded.results}
     return found

@@ -93,8 +93,11 @@ def fixed_answers(case, number):
 @pytest.mark.parametrize("number", [float("nan"), float("inf"), -float("inf"), 0.0, 1.0, -2.0])
 def test_a_fixed_upstream_number_passes_no_property_family(number):
     for check, case in CASES:
-        reply = {"status": "ok", "value": fixed_answers(case, number),
-                 "args_after": [list(case.args[0]), dict(case.args[1])]}
+        reply = {
+            "status": "ok",
+            "value": fixed_answers(case, number),
+            "args_after": [list(case.args[0]), dict(case.args[1])],
+        }
         failure = JUDGES[case.expect or check.expect](check, case, reply)
         assert failure is not None, (case.label, number)
         if number != number or abs(number) == float("inf"):

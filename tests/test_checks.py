@@ -66,7 +66,7 @@ def representable(number, bits=53):
     """A rational with a power-of-two denominator and few enough bits to be a float exactly."""
     number = Fraction(number)
     denominator = number.denominator
-    return denominator & (denominator - 1) == 0 and abs(number.numerator) < 2 ** bits
+    return denominator & (denominator - 1) == 0 and abs(number.numerator) < 2**bits
 
 
 def exact_case_problems(case):
@@ -95,15 +95,24 @@ def exact_case_problems(case):
     return problems, grads
 
 
-EXACT = [(check, case) for check in ALL if check.strategy is None
-         for case in check.inputs() if (case.expect or check.expect) == "exact"]
+EXACT = [
+    (check, case)
+    for check in ALL
+    if check.strategy is None
+    for case in check.inputs()
+    if (case.expect or check.expect) == "exact"
+]
 
 
 def test_every_exact_judged_case_is_exact_for_any_sweep():
     """judge_exact compares gradients with ==: every value, slope, contribution and partial sum of its cases is a
     float exactly, so every correct sweep, adding in any order, gives the reference's answer bit for bit."""
-    assert {check.family for check, _case in EXACT} == {"fan_out_accumulation", "backward_every_name", "reverse_order",
-                                                         "local_slopes"}
+    assert {check.family for check, _case in EXACT} == {
+        "fan_out_accumulation",
+        "backward_every_name",
+        "reverse_order",
+        "local_slopes",
+    }
     for check, case in EXACT:
         problems, grads = exact_case_problems(case)
         assert not problems, (check.id, case.label, problems)
@@ -118,7 +127,7 @@ def test_no_value_family_node_after_the_output_reads_it():
         graph = case.args[0]
         output = case.kwargs.get("output") or graph[-1][0]
         names = [name for name, _op, _inputs in graph]
-        after = graph[names.index(output) + 1:]
+        after = graph[names.index(output) + 1 :]
         assert not any(output in inputs for _name, _op, inputs in after), (check.id, case.label)
 
 
@@ -150,8 +159,15 @@ def test_the_property_bar_passes_value_misconceptions_and_fails_answers_that_ign
     from graphcourse.judges import JUDGES
 
     check = next(c for c in ALL if c.id == "no_mutation/backward")
-    passing = ["buggy_seed_every_gradient", "buggy_assign_plain", "buggy_sweep_by_name", "buggy_forgets_upstream",
-               "buggy_forward_sweep", "buggy_sub_second_plus", "buggy_backward_output_entry_zero"]
+    passing = [
+        "buggy_seed_every_gradient",
+        "buggy_assign_plain",
+        "buggy_sweep_by_name",
+        "buggy_forgets_upstream",
+        "buggy_forward_sweep",
+        "buggy_sub_second_plus",
+        "buggy_backward_output_entry_zero",
+    ]
     failing = ["buggy_constant_backward_zeros", "buggy_constant_backward_values"]
 
     def shortcut(graph, values, output=None):  # right on short inputs, the anchor alone on longer ones

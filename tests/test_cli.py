@@ -35,7 +35,11 @@ def grade(path, *options):
     """Run the CLI the way a grading job does: a fresh Python, output captured."""
     return subprocess.run(
         [sys.executable, "-m", "autograder", "grade", str(path), *options],
-        cwd=ROOT, capture_output=True, text=True, timeout=600, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
 
 
@@ -74,7 +78,14 @@ def graded(cli_folder):
     jobs = {
         "stub": (stub, "--json", "--fail-under", "0.5"),
         "correct": (correct, "--json", "--fail-under", "100", "--output", tmp / "out" / "correct.json"),
-        "notebook": (notebook, "--json", "--visibility", "answers=after_published", "--visibility", "evaluate_values=hidden"),
+        "notebook": (
+            notebook,
+            "--json",
+            "--visibility",
+            "answers=after_published",
+            "--visibility",
+            "evaluate_values=hidden",
+        ),
         "folder": (tmp / "both",),
     }
     with ThreadPoolExecutor(max_workers=2) as pool:
@@ -139,8 +150,9 @@ def test_fail_under_refuses_what_is_no_percentage(value):
     run = grade(ROOT / "no-such-hand-in", "--fail-under", value)
     assert run.returncode == 2 and "--fail-under" in run.stderr and "percentage from 0 to 100" in run.stderr
     assert "no such file" not in run.stderr  # refused by the option, not by grading
-    help_text = subprocess.run([sys.executable, "-m", "autograder", "grade", "--help"], cwd=ROOT, capture_output=True,
-                               text=True, timeout=60).stdout
+    help_text = subprocess.run(
+        [sys.executable, "-m", "autograder", "grade", "--help"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    ).stdout
     assert "PERCENT percent" in " ".join(help_text.split())
 
 
@@ -151,9 +163,14 @@ def test_each_output_says_what_the_hand_in_is_out_of(graded):
     theirs."""
     module = results(graded["correct"])["output"].splitlines()[1]
     assert module.startswith("out of 100 (100%): what this hand-in can earn: 100 for the hidden checks of ")
-    answers = {lesson.assignment: sum(p for g, p in by_lesson.lesson_points(lesson).items() if not grade_cells()[g].function)
-               for lesson in LESSONS if module_of(next(c.function for c in grade_cells().values()
-                                                  if c.assignment == lesson.assignment and c.function)) == "graph"}
+    answers = {
+        lesson.assignment: sum(p for g, p in by_lesson.lesson_points(lesson).items() if not grade_cells()[g].function)
+        for lesson in LESSONS
+        if module_of(
+            next(c.function for c in grade_cells().values() if c.assignment == lesson.assignment and c.function)
+        )
+        == "graph"
+    }
     assert f"The answer cells of {', '.join(answers)} ({sum(answers.values()):g} points)" in module, module
     total = sum(sum(by_lesson.lesson_points(lesson).values()) for lesson in LESSONS)
     folder = graded["folder"].stdout.splitlines()[1]
@@ -171,8 +188,13 @@ def test_visibility_is_set_per_check_family_and_group(graded):
     notebook = results(graded["notebook"])
     seen = {t["name"]: t["visibility"] for t in notebook["tests"]}
     for name, level in seen.items():
-        expected = ("after_published" if name.endswith("(answer)") else
-                    "hidden" if name.startswith("evaluate_values/") else "visible")
+        expected = (
+            "after_published"
+            if name.endswith("(answer)")
+            else "hidden"
+            if name.startswith("evaluate_values/")
+            else "visible"
+        )
         assert level == expected, (name, level)
     assert {"after_published", "hidden", "visible"} == set(seen.values())
     assert {t["visibility"] for t in results(graded["correct"])["tests"]} == {"visible"}
@@ -184,9 +206,14 @@ def test_visibility_names_a_family_or_a_group_and_a_gradescope_level():
 
     families = {check.family for check in checks.all_checks()}
     assert visibility.parse(["property=after_due_date", "deep_graph = hidden"], families) == {
-        "property": "after_due_date", "deep_graph": "hidden"}
-    for wrong, said in (("nope=hidden", "no check family"), ("deep_graph=later", "visible, after_due_date"),
-                        ("deep_graph", "not KEY=LEVEL")):
+        "property": "after_due_date",
+        "deep_graph": "hidden",
+    }
+    for wrong, said in (
+        ("nope=hidden", "no check family"),
+        ("deep_graph=later", "visible, after_due_date"),
+        ("deep_graph", "not KEY=LEVEL"),
+    ):
         with pytest.raises(visibility.VisibilityError, match=said):
             visibility.parse([wrong], families)
     property_families = {c.family for c in checks.all_checks() if c.strategy is not None}
@@ -299,7 +326,9 @@ def test_a_written_module_beside_untouched_notebooks_is_said_once(tmp_path):
 
     nb = json.loads(SOURCE_NOTEBOOKS[0].read_text(encoding="utf-8"))
     for cell in nb["cells"]:
-        cell["source"] = replace_regions("".join(cell["source"]), lambda indent, _line: f"{indent}raise NotImplementedError()\n")
+        cell["source"] = replace_regions(
+            "".join(cell["source"]), lambda indent, _line: f"{indent}raise NotImplementedError()\n"
+        )
     (tmp_path / SOURCE_NOTEBOOKS[0].name).write_text(json.dumps(nb), encoding="utf-8")
     shutil.copy(REFERENCE, tmp_path / "graph.py")
     result = results(grade(tmp_path, "--json"))
@@ -332,7 +361,11 @@ def test_a_sandbox_that_cannot_isolate_refuses_with_results_worth_0(tmp_path, ca
     code, stdout, stderr = run_main(capsys, notebook, "--output", out)
     assert code == cli.EXIT_CANNOT_RUN, stderr
     result = json.loads(out.read_text(encoding="utf-8"))
-    assert result["score"] == 0 and result["extra_data"]["isolation"] == "none" and "not root: no namespaces" in result["output"]
+    assert (
+        result["score"] == 0
+        and result["extra_data"]["isolation"] == "none"
+        and "not root: no namespaces" in result["output"]
+    )
     assert "sudo" in stderr and "--isolation limits" in stderr and "Traceback" not in stderr + stdout
 
 
@@ -358,7 +391,9 @@ def test_an_output_that_cannot_be_written_exits_3(tmp_path, capsys):
     assert code == cli.EXIT_CANNOT_RUN and "cannot write" in stderr and "--output" in stderr
 
 
-@pytest.mark.parametrize("asked, before, during", [("limits", None, "limits"), ("full", "limits", None), (None, "limits", "limits")])
+@pytest.mark.parametrize(
+    "asked, before, during", [("limits", None, "limits"), ("full", "limits", None), (None, "limits", "limits")]
+)
 def test_isolation_is_asked_for_by_name(tmp_path, capsys, monkeypatch, asked, before, during):
     """--isolation limits sets GRAPHKIT_SANDBOX=limits for the run alone; --isolation full takes it back; without the
     option the environment decides."""
@@ -416,8 +451,10 @@ def nobody(tmp_path_factory):
         shutil.copy(SOURCE_NOTEBOOKS[0], folder / SOURCE_NOTEBOOKS[0].name)
         (folder / "results").mkdir()
         os.chown(folder / "results", NOBODY, NOBODY)
-        runs_kit = ("import os, sys; from autograder.sandbox.isolation import interpreter; "
-                    "sys.exit(0 if os.access(interpreter(), os.X_OK) else 1)")
+        runs_kit = (
+            "import os, sys; from autograder.sandbox.isolation import interpreter; "
+            "sys.exit(0 if os.access(interpreter(), os.X_OK) else 1)"
+        )
         version = f"python{sys.version_info.major}.{sys.version_info.minor}"
         base = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(folder / "results")}
         paths = os.pathsep.join([str(ROOT), sysconfig.get_paths()["purelib"]])
@@ -437,11 +474,15 @@ def test_a_non_root_run_isolates_fully_or_refuses(nobody):
     and grades, or refuses (exit 3) with the reason and its fixes; it never grades with resource limits unasked."""
     python, env, folder = nobody
     out = folder / "results" / "default.json"
-    run = _as_nobody([python, "-m", "autograder", "grade", str(folder / SOURCE_NOTEBOOKS[0].name), "--output", str(out)], env)
+    run = _as_nobody(
+        [python, "-m", "autograder", "grade", str(folder / SOURCE_NOTEBOOKS[0].name), "--output", str(out)], env
+    )
     result = json.loads(out.read_text(encoding="utf-8"))
     assert "Traceback" not in run.stderr, run.stderr
     if run.returncode == cli.EXIT_GRADED:
-        assert result["extra_data"]["isolation"] == "full" and result["score"] == result["extra_data"]["max_score"], result["output"]
+        assert result["extra_data"]["isolation"] == "full" and result["score"] == result["extra_data"]["max_score"], (
+            result["output"]
+        )
     else:
         assert run.returncode == cli.EXIT_CANNOT_RUN, run.stderr
         assert result["score"] == 0 and result["extra_data"]["isolation"] == "none"
@@ -453,8 +494,12 @@ def test_a_non_root_run_grades_with_limits_when_asked_and_says_so(nobody):
     python, env, folder = nobody
     out = folder / "results" / "limits.json"
     notebook = folder / SOURCE_NOTEBOOKS[0].name
-    run = _as_nobody([python, "-m", "autograder", "grade", str(notebook), "--output", str(out), "--isolation", "limits"], env)
+    run = _as_nobody(
+        [python, "-m", "autograder", "grade", str(notebook), "--output", str(out), "--isolation", "limits"], env
+    )
     assert run.returncode == cli.EXIT_GRADED, run.stderr
     result = json.loads(out.read_text(encoding="utf-8"))
-    assert result["extra_data"]["isolation"] == "limits" and result["score"] == result["extra_data"]["max_score"], result["output"]
+    assert result["extra_data"]["isolation"] == "limits" and result["score"] == result["extra_data"]["max_score"], (
+        result["output"]
+    )
     assert "resource limits only" in result["output"]

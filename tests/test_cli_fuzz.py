@@ -235,7 +235,9 @@ def _truncated_lesson(folder):
 
 
 def _only_markdown(folder):
-    (folder / "graph.ipynb").write_text(json.dumps({"nbformat": 4, "cells": [{"cell_type": "markdown", "source": "x"}]}))
+    (folder / "graph.ipynb").write_text(
+        json.dumps({"nbformat": 4, "cells": [{"cell_type": "markdown", "source": "x"}]})
+    )
     return "graph.ipynb"
 
 
@@ -317,7 +319,9 @@ def _json_value(rng, depth=0):
     if kind == 3:
         return rng.choice([0.5, -1e308, 1e-300])
     if kind in (4, 5):
-        return rng.choice(["", "x = 1\n", "\u202eevil", "\ud800", "grade", "cell_evaluate", "%%bash\n", "\x00", "é" * 50])
+        return rng.choice(
+            ["", "x = 1\n", "\u202eevil", "\ud800", "grade", "cell_evaluate", "%%bash\n", "\x00", "é" * 50]
+        )
     if kind in (6, 7):
         return [_json_value(rng, depth + 1) for _ in range(rng.randrange(4))]
     keys = ["nbgrader", "grade_id", "points", "solution", "grade", "source", "cell_type", "metadata", "outputs", "x"]
@@ -360,7 +364,9 @@ def test_random_notebook_shapes_never_crash_the_cli(workdir, capsys, graded_by_n
         code, results, text = run_cli(folder, workdir / "results.json", capsys)
         assert code in (cli.EXIT_GRADED, cli.EXIT_CANNOT_GRADE), text
         assert isinstance(results["score"], (int, float)) and isinstance(results["output"], str)
-        assert results["output"].startswith((f"handin{number}", name, "Your hand-in could not be graded")), results["output"]
+        assert results["output"].startswith((f"handin{number}", name, "Your hand-in could not be graded")), results[
+            "output"
+        ]
         if code == cli.EXIT_CANNOT_GRADE:
             assert results["score"] == 0 and name in results["output"], results["output"]
         assert_clean(json.dumps(results) + text, workdir)
@@ -398,8 +404,14 @@ def test_the_cli_process_on_a_hostile_folder(workdir):
     os.close(deep_chain(folder, CHAIN))
     (folder / "graph.ipynb").symlink_to(LESSON.notebook_path())
     out = workdir / "out" / "results.json"
-    run = subprocess.run([sys.executable, "-m", "autograder", "grade", str(folder), "--output", str(out)],
-                         cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    run = subprocess.run(
+        [sys.executable, "-m", "autograder", "grade", str(folder), "--output", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert run.returncode == cli.EXIT_CANNOT_GRADE, run.stderr
     results = json.loads(out.read_text(encoding="utf-8"))
     assert results["score"] == 0

@@ -25,24 +25,40 @@ from tests.conftest import prepared_course
 pytestmark = pytest.mark.slow
 
 ZOO_LEARNERS = (
-    demo.Learner("zoo1", "assigns at a fan-out; counts 6 edges", code=("buggy_assign_fan_out",), answers={"EDGE_COUNT": 6}),
+    demo.Learner(
+        "zoo1", "assigns at a fan-out; counts 6 edges", code=("buggy_assign_fan_out",), answers={"EDGE_COUNT": 6}
+    ),
     demo.Learner("zoo2", "a recursive sweep", code=("buggy_recursive_dfs",)),
     demo.Learner("zoo3", "scans the graph for readers at every node", code=("buggy_quadratic_reader_scan",)),
-    demo.Learner("zoo4", "users_of sorted; inputs_of deduplicated", code=("buggy_users_of_sorted", "buggy_inputs_of_dedup")),
-    demo.Learner("zoo5", "evaluate sorts the graph; picks B", code=("buggy_evaluate_sorts_graph",), answers={"CHOICE": "B"}),
+    demo.Learner(
+        "zoo4", "users_of sorted; inputs_of deduplicated", code=("buggy_users_of_sorted", "buggy_inputs_of_dedup")
+    ),
+    demo.Learner(
+        "zoo5", "evaluate sorts the graph; picks B", code=("buggy_evaluate_sorts_graph",), answers={"CHOICE": "B"}
+    ),
     demo.Learner("zoo6", "correct, with an explicit stack", code=("correct_stack",)),
     demo.Learner("zoo7", "correct, over an edge list", code=("correct_edge_list",), late=("lesson2_backward",)),
-    demo.Learner("zoo8", "answers of the wrong shape: a list for a letter, an int past float range",
-                 answers={"CHOICE": ["C"], "ASSIGN_X": 10**400}),
+    demo.Learner(
+        "zoo8",
+        "answers of the wrong shape: a list for a letter, an int past float range",
+        answers={"CHOICE": ["C"], "ASSIGN_X": 10**400},
+    ),
 )
 THROUGH = 3  # lessons 1 and 2, and the first later one (a Var misconception, a correct style, the stub among them)
-COHORT = tuple(dataclasses.replace(learner, through=min(learner.through, THROUGH)) for learner in demo.COHORT + ZOO_LEARNERS)
+COHORT = tuple(
+    dataclasses.replace(learner, through=min(learner.through, THROUGH)) for learner in demo.COHORT + ZOO_LEARNERS
+)
 
 
 def grade_folder(folder):
     graded = by_lesson.grade_path(folder)
     results = by_lesson.results_json(graded)
-    return folder.name, graded.by_lesson(), graded.score, {t["name"].split(" ")[0]: t["score"] for t in results["tests"]}
+    return (
+        folder.name,
+        graded.by_lesson(),
+        graded.score,
+        {t["name"].split(" ")[0]: t["score"] for t in results["tests"]},
+    )
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +69,10 @@ def both(tmp_path_factory):
     demo.build(handed_in, out / "release", course.due_dates(), cohort=COHORT)
     batch.run(out, submissions=handed_in, stream=io.StringIO())
     with ProcessPoolExecutor(max_workers=2) as pool:
-        cli = {name: (lessons, total, tests) for name, lessons, total, tests in pool.map(grade_folder, sorted(handed_in.iterdir()))}
+        cli = {
+            name: (lessons, total, tests)
+            for name, lessons, total, tests in pool.map(grade_folder, sorted(handed_in.iterdir()))
+        }
     grades = list(csv.DictReader((out / "grades.csv").open(encoding="utf-8")))
     checks = {row["student_id"]: row for row in csv.DictReader((out / "checks.csv").open(encoding="utf-8"))}
     return cli, grades, checks
@@ -107,10 +126,16 @@ def test_answers_of_the_wrong_shape_cost_only_their_cells(both):
     _cli, grades, checks = both
     row = checks["zoo8"]
     assert row["answer_multiple_choice"] == "0" and row["answer_assign_instead_of_add"] == "0"
-    scores = {r["assignment"]: float(r["raw_score"]) - float(r["max_score"])
-              for r in grades if r["student_id"] == "zoo8" and r["timestamp"]}  # the lessons zoo8 handed in
+    scores = {
+        r["assignment"]: float(r["raw_score"]) - float(r["max_score"])
+        for r in grades
+        if r["student_id"] == "zoo8" and r["timestamp"]
+    }  # the lessons zoo8 handed in
     lost = {LESSONS[0].assignment: -1.0, LESSONS[1].assignment: -1.0}  # the multiple choice and ASSIGN_X
-    assert scores == {**dict.fromkeys(next(learner for learner in COHORT if learner.student_id == "zoo8").handed_in(), 0.0), **lost}
+    assert scores == {
+        **dict.fromkeys(next(learner for learner in COHORT if learner.student_id == "zoo8").handed_in(), 0.0),
+        **lost,
+    }
 
 
 def test_the_parity_covers_lessons_misconceptions_and_problems(both):

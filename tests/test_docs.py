@@ -22,18 +22,24 @@ def test_checks_page_is_current():
 
 def test_a_block_is_rewritten_and_the_rest_kept(tmp_path):
     page = tmp_path / "page.md"
-    page.write_text("# Title\n\nprose 1\n<!-- begin figures: written by make x; do not edit -->\n"
-                    "old\n<!-- end figures -->\nprose 2\n")
+    page.write_text(
+        "# Title\n\nprose 1\n<!-- begin figures: written by make x; do not edit -->\n"
+        "old\n<!-- end figures -->\nprose 2\n"
+    )
     marked.rewrite(page, "figures", "new\nlines", "make x")
-    assert page.read_text() == ("# Title\n\nprose 1\n<!-- begin figures: written by make x; do not edit -->\n"
-                                "new\nlines\n<!-- end figures -->\nprose 2\n")
+    assert page.read_text() == (
+        "# Title\n\nprose 1\n<!-- begin figures: written by make x; do not edit -->\n"
+        "new\nlines\n<!-- end figures -->\nprose 2\n"
+    )
     assert marked.block(page.read_text(), "figures") == "new\nlines\n"
 
 
 def test_a_page_without_the_block_is_refused_with_the_lines_to_add(tmp_path):
     page = tmp_path / "page.md"
     page.write_text("# Title\n")
-    with pytest.raises(marked.MissingBlock, match=r"page\.md: no block 'bench'.*<!-- begin bench: written by make bench"):
+    with pytest.raises(
+        marked.MissingBlock, match=r"page\.md: no block 'bench'.*<!-- begin bench: written by make bench"
+    ):
         marked.rewrite(page, "bench", "figures", "make bench")
     assert page.read_text() == "# Title\n"
 
@@ -44,10 +50,13 @@ def test_the_recorder_keeps_what_was_printed(capsys):
     assert printed.copy.getvalue() == "seen and kept\n" and capsys.readouterr().out == "seen and kept\n"
 
 
-@pytest.mark.parametrize("page, name, body", [
-    ("performance.md", "bench", bench.page_block("machine: 2 cores\nfigures\n", 40, (100, 300), "2000-01-01")),
-    ("mutation.md", "mutants", mutants.page_block("mutants generated  3\n", "2000-01-01")),
-])
+@pytest.mark.parametrize(
+    "page, name, body",
+    [
+        ("performance.md", "bench", bench.page_block("machine: 2 cores\nfigures\n", 40, (100, 300), "2000-01-01")),
+        ("mutation.md", "mutants", mutants.page_block("mutants generated  3\n", "2000-01-01")),
+    ],
+)
 def test_make_bench_and_make_mutants_can_write_their_pages(tmp_path, page, name, body):
     """The page holds the block its command writes, and the command's text lands in it whole."""
     copy = tmp_path / page
@@ -59,7 +68,9 @@ def test_make_bench_and_make_mutants_can_write_their_pages(tmp_path, page, name,
 
 def test_the_readme_is_short():
     size = len((ROOT / "README.md").read_bytes())
-    assert size <= README_LIMIT, f"README.md is {size} bytes, over {README_LIMIT}: move the detail to a page in docs/ and link it"
+    assert size <= README_LIMIT, (
+        f"README.md is {size} bytes, over {README_LIMIT}: move the detail to a page in docs/ and link it"
+    )
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
@@ -75,5 +86,7 @@ def test_no_measured_figure_is_typed_by_hand(page):
     """Outside the blocks their commands write, pages carry no durations and no counts of tests."""
     text = BLOCK.sub("", page.read_text(encoding="utf-8"))
     found = sorted({m.group(0) for m in MEASURED.finditer(text)})
-    assert found == [], (f"{page.relative_to(ROOT)} quotes measured figures by hand: {found}; drop them, or have the "
-                         "command that measures them write them into a marked block (autograder/tools/marked.py)")
+    assert found == [], (
+        f"{page.relative_to(ROOT)} quotes measured figures by hand: {found}; drop them, or have the "
+        "command that measures them write them into a marked block (autograder/tools/marked.py)"
+    )

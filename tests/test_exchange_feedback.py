@@ -64,10 +64,13 @@ def test_a_timestamp_in_another_zone_is_the_same_instant(folders):
     assert exchange_feedback.place(out, course)[0] == ["ada/lesson_one"]
 
 
-@pytest.mark.parametrize("secret, problem", [
-    ("not a secret", "not the hexadecimal secret"),
-    (None, "gone"),
-])
+@pytest.mark.parametrize(
+    "secret, problem",
+    [
+        ("not a secret", "not the hexadecimal secret"),
+        (None, "gone"),
+    ],
+)
 def test_a_secret_nbgrader_did_not_write_places_nothing(folders, secret, problem):
     out, course = folders
     hand_in(out, course, "eve", secret=secret)

@@ -14,8 +14,11 @@ def grader_names():
     names = set()
     for path in drivers.FILES:
         module = __import__(f"graphcourse.drivers.{path.stem}", fromlist=["_"])
-        names |= {name for name, value in vars(module).items()
-                  if inspect.isfunction(value) and value.__module__ == module.__name__}
+        names |= {
+            name
+            for name, value in vars(module).items()
+            if inspect.isfunction(value) and value.__module__ == module.__name__
+        }
     return names
 
 
@@ -23,7 +26,10 @@ INTERNAL = grader_names()
 
 
 def test_every_driver_reads_as_the_learners_own_call():
-    assert set(drivers.all_drivers()) - set(calls.WRITTEN) <= {"backward_after_short_chain", "backward_after_short_tree"}
+    assert set(drivers.all_drivers()) - set(calls.WRITTEN) <= {
+        "backward_after_short_chain",
+        "backward_after_short_tree",
+    }
 
 
 def test_no_fixed_case_is_described_by_a_driver_or_helper_name():
@@ -53,7 +59,7 @@ def test_a_label_lists_the_candidates_it_cannot_tell_apart():
     assert diagnose.named([one]) == one.description
     both = diagnose.named([one, two])
     assert both.startswith("The answer fits 2 misconceptions") and one.description in both and two.description in both
-    assert diagnose.named(BUGGY[:diagnose.MOST_NAMED + 1]) == ""
+    assert diagnose.named(BUGGY[: diagnose.MOST_NAMED + 1]) == ""
 
 
 def test_a_candidate_that_misses_an_input_the_learner_got_right_is_not_named():

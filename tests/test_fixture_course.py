@@ -90,10 +90,19 @@ def test_the_gradescope_zip_grades_it(handins, tmp_path):
     (root / "submission").mkdir()
     shutil.copy(handins["buggy_longest_last"], root / "submission" / "words.py")
     env = {key: value for key, value in os.environ.items() if key != "GRAPHKIT_COURSE"}  # the zip says which course
-    subprocess.run([str(root / "source" / "run_autograder")], cwd=root, timeout=300, check=True,
-                   env=dict(env, AUTOGRADER_ROOT=str(root)), capture_output=True)
+    subprocess.run(
+        [str(root / "source" / "run_autograder")],
+        cwd=root,
+        timeout=300,
+        check=True,
+        env=dict(env, AUTOGRADER_ROOT=str(root)),
+        capture_output=True,
+    )
     results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
-    assert (results["score"], results["extra_data"]["max_score"]) == (points() - points(family="longest_word"), points())
+    assert (results["score"], results["extra_data"]["max_score"]) == (
+        points() - points(family="longest_word"),
+        points(),
+    )
 
 
 @pytest.mark.slow

@@ -36,7 +36,8 @@ def graded_template(tmp_path_factory):
     shutil.copy(ROOT / "notebooks" / "nbgrader_config.py", out / "nbgrader_config.py")
     (out / "source" / "lesson_one").mkdir(parents=True)  # the formgrader lists the assignments of source/
     (out / "source" / "lesson_one" / "one.ipynb").write_text(
-        json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}), encoding="utf-8")
+        json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}), encoding="utf-8"
+    )
     with env.alembic_on_path(), Gradebook(f"sqlite:///{out / 'gradebook.db'}") as gradebook:
         gradebook.add_student("ada")
         gradebook.update_or_create_assignment("lesson_one")
@@ -65,7 +66,10 @@ def test_a_roster_names_graded_learners_and_adds_the_others(graded_folder, tmp_p
     assert students(graded_folder) == {"ada": ("Ada", "Lovelace", "ada@example.org"), "bob": (None, "Babbage", None)}
     path.write_text("student_id,first_name\nada,\nbob,Charles\n", encoding="utf-8")  # an empty cell keeps the name
     assert roster.main([str(path), "--out", str(graded_folder)]) == 0
-    assert students(graded_folder) == {"ada": ("Ada", "Lovelace", "ada@example.org"), "bob": ("Charles", "Babbage", None)}
+    assert students(graded_folder) == {
+        "ada": ("Ada", "Lovelace", "ada@example.org"),
+        "bob": ("Charles", "Babbage", None),
+    }
 
 
 BAD_ROSTERS = {
@@ -141,9 +145,15 @@ def test_the_formgrader_shows_roster_names_without_noise_and_stops_on_one_sigint
     port, token = free_port(), "formgrader-test-token"
     log = tmp_path / "formgrader.log"
     with open(log, "w", encoding="utf-8") as out:
-        process = subprocess.Popen([sys.executable, "-m", "autograder.pipeline.formgrader", "--out", str(graded_folder),
-                                    "--port", str(port)], cwd=ROOT, env=dict(os.environ, JUPYTER_TOKEN=token),
-                                   stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "autograder.pipeline.formgrader", "--out", str(graded_folder), "--port", str(port)],
+            cwd=ROOT,
+            env=dict(os.environ, JUPYTER_TOKEN=token),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
     base = f"http://127.0.0.1:{port}"
     try:
         for _attempt in range(240):  # the server takes seconds to start
@@ -158,12 +168,17 @@ def test_the_formgrader_shows_roster_names_without_noise_and_stops_on_one_sigint
         assert "warning-exchange" not in page and "does not exist" not in page
         assert 'id="graphkit-note"' in page and "make grade SUBMISSIONS=DIR" in page  # what the kit uses, said first
         assignments = json.loads(get(f"{base}/formgrader/api/assignments?token={token}"))
-        assert assignments and {(a["status"], a["releaseable"]) for a in assignments} == {("released", False)}, \
+        assert assignments and {(a["status"], a["releaseable"]) for a in assignments} == {("released", False)}, (
             "no lesson shows as a draft, none offers Release or Collect"
-        named = {s["id"]: (s["first_name"], s["last_name"]) for s in json.loads(get(f"{base}/formgrader/api/students?token={token}"))}
+        )
+        named = {
+            s["id"]: (s["first_name"], s["last_name"])
+            for s in json.loads(get(f"{base}/formgrader/api/students?token={token}"))
+        }
         assert named == {"ada": ("Ada", "Lovelace"), "bob": (None, "Babbage")}
-        assert "StudentUI.prototype.render" in get(f"{base}/formgrader/manage_students?token={token}"), \
+        assert "StudentUI.prototype.render" in get(f"{base}/formgrader/manage_students?token={token}"), (
             "a learner without a name shows by id, not 'None, None'"
+        )
         process.send_signal(signal.SIGINT)  # Ctrl+C, once
         try:  # a guard against a hang, not a measure: a busy machine stops the server's extensions slowly
             process.wait(timeout=180)
@@ -179,8 +194,11 @@ def test_the_formgrader_shows_roster_names_without_noise_and_stops_on_one_sigint
     assert "[I " not in printed, "only warnings and errors are logged"
 
 
-HOSTILE_NAMES = {"last_name": 'Lovelace<img src=x onerror="window.__pwned = 1">',
-                 "first_name": "<script>window.__pwned = 2</script>Ada", "student": "ada"}
+HOSTILE_NAMES = {
+    "last_name": 'Lovelace<img src=x onerror="window.__pwned = 1">',
+    "first_name": "<script>window.__pwned = 2</script>Ada",
+    "student": "ada",
+}
 
 
 def submission_page(preprocessors):
@@ -194,8 +212,16 @@ def submission_page(preprocessors):
     config = Config()
     config.HTMLExporter.preprocessors = preprocessors
     exporter = HTMLExporter(config=config, template_name="formgrade", extra_template_basedirs=[handlers.template_path])
-    resources = {"assignment_id": "lesson_one", "notebook_id": "graphs", "submission_id": "1", "index": 0, "total": 1,
-                 "base_url": "", "notebook_path": "", **HOSTILE_NAMES}
+    resources = {
+        "assignment_id": "lesson_one",
+        "notebook_id": "graphs",
+        "submission_id": "1",
+        "index": 0,
+        "total": 1,
+        "base_url": "",
+        "notebook_path": "",
+        **HOSTILE_NAMES,
+    }
     return exporter.from_notebook_node(nbformat.v4.new_notebook(), resources=resources)[0]
 
 
@@ -204,6 +230,11 @@ def test_the_submission_page_shows_names_as_text():
     markup."""
     assert f"--HTMLExporter.preprocessors={formgrader.NAMES_ESCAPED}" in formgrader.command(ROOT, "127.0.0.1", 1, "t")
     raw, escaped = submission_page([]), submission_page([formgrader.NAMES_ESCAPED])
-    assert 'onerror="window.__pwned = 1" src="x"/>' in raw and "<script>window.__pwned = 2</script>" in raw  # nbgrader's own
+    assert (
+        'onerror="window.__pwned = 1" src="x"/>' in raw and "<script>window.__pwned = 2</script>" in raw
+    )  # nbgrader's own
     assert "<img" not in escaped and "<script>window.__pwned" not in escaped
-    assert 'Lovelace&lt;img src=x onerror="window.__pwned = 1"&gt;, &lt;script&gt;window.__pwned = 2&lt;/script&gt;Ada' in escaped
+    assert (
+        'Lovelace&lt;img src=x onerror="window.__pwned = 1"&gt;, &lt;script&gt;window.__pwned = 2&lt;/script&gt;Ada'
+        in escaped
+    )

@@ -34,7 +34,8 @@ def test_committed_stubs_match_the_references():
     """exercises/<module>.py and exercises/tasks.py are exactly what `make stubs` generates from solutions/."""
     for path, expected in stubgen.expected_files().items():
         assert path.exists() and path.read_text(encoding="utf-8") == expected, (
-            f"exercises/{path.name} has drifted from solutions/: run `make stubs`")
+            f"exercises/{path.name} has drifted from solutions/: run `make stubs`"
+        )
 
 
 def test_every_reference_module_has_tasks_and_every_task_a_module():
@@ -99,9 +100,23 @@ def test_each_task_selects_its_own_tests(tmp_path):
     (tmp_path / "task_marker_probe.py").write_text(MARKER_PROBE, encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))}
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "exercises/tests", "--collect-only", "-q", "-p", "task_marker_probe",
-         "-p", "no:cacheprovider"],
-        cwd=ROOT, capture_output=True, text=True, check=False, env=env,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "exercises/tests",
+            "--collect-only",
+            "-q",
+            "-p",
+            "task_marker_probe",
+            "-p",
+            "no:cacheprovider",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     marked = {line.split()[1]: line.split()[2:] for line in run.stdout.splitlines() if line.startswith("TASKS ")}

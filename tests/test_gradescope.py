@@ -71,8 +71,15 @@ def borrowed_venv(root):
 def run_autograder(root, timeout=600):
     """Run the unpacked run_autograder as Gradescope would (AUTOGRADER_ROOT moves /autograder); its results.json."""
     env = dict(os.environ, AUTOGRADER_ROOT=str(root))
-    done = subprocess.run([str(root / "source" / "run_autograder")], cwd=root, env=env, text=True,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+    done = subprocess.run(
+        [str(root / "source" / "run_autograder")],
+        cwd=root,
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        timeout=timeout,
+    )
     assert done.returncode == 0, f"run_autograder exited {done.returncode}:\n{done.stdout}\n{done.stderr[-3000:]}"
     results = root / "results" / "results.json"
     assert results.is_file(), f"run_autograder wrote no results.json:\n{done.stderr[-3000:]}"
@@ -114,9 +121,15 @@ def test_zip_holds_the_scripts_and_the_kit_and_nothing_else(archive):
         assert script in infos, f"{script} is missing"
         assert (infos[script].external_attr >> 16) & stat.S_IXUSR, f"{script} is not executable"
     names = set(infos)
-    for needed in ("pyproject.toml", "autograder/cli.py", "solutions/graph.py", "exercises/loader.py",
-                   "notebooks/nbgrader_config.py", "notebooks/lessons/lesson1_graphs.py",
-                   "notebooks/source/lesson1_graphs/computation_graphs.ipynb"):
+    for needed in (
+        "pyproject.toml",
+        "autograder/cli.py",
+        "solutions/graph.py",
+        "exercises/loader.py",
+        "notebooks/nbgrader_config.py",
+        "notebooks/lessons/lesson1_graphs.py",
+        "notebooks/source/lesson1_graphs/computation_graphs.ipynb",
+    ):
         assert needed in names, f"{needed} is missing from the zip"
     for name in names:
         top = name.split("/")[0]
@@ -231,7 +244,7 @@ def wrong_notebook(folder):
         grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
         if grade_id == solution:
             source = "".join(cell["source"])
-            cell["source"] = source[:source.index(":\n") + 2] + "    return None\n"  # its signature, a wrong body
+            cell["source"] = source[: source.index(":\n") + 2] + "    return None\n"  # its signature, a wrong body
             edited.append(grade_id)
         elif grade_id == "multiple_choice_solution":
             cell["source"] = 'CHOICE = "A"\n'
@@ -256,8 +269,13 @@ def test_a_lesson_upload_scores_as_the_cli_grades_the_lesson(root, tmp_path):
     assert code == cli.EXIT_GRADED and 0 < expected["score"] < total(LESSON), expected["output"][:300]
     (root / "results" / "results.json").unlink()
     other = LESSONS[1]
-    submit(root, {LESSON.notebook: wrong.read_text(encoding="utf-8"),
-                  other.notebook: other.notebook_path().read_text(encoding="utf-8")})
+    submit(
+        root,
+        {
+            LESSON.notebook: wrong.read_text(encoding="utf-8"),
+            other.notebook: other.notebook_path().read_text(encoding="utf-8"),
+        },
+    )
     results = run_autograder(root)
     assert_gradescope_schema(results)
     assert (results["score"], results["extra_data"]["max_score"]) == (expected["score"], total(LESSON))
@@ -310,8 +328,14 @@ def test_a_kit_that_cannot_start_still_leaves_results(archive, tmp_path):
 @pytest.mark.slow
 def test_run_autograder_grades_the_zips_code_not_the_checkouts(root):
     """With source/ as the working folder, `python -m autograder` imports the unpacked kit."""
-    done = subprocess.run([str(root / "venv" / "bin" / "python"), "-c", "import autograder; print(autograder.__file__)"],
-                          cwd=root / "source", text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    done = subprocess.run(
+        [str(root / "venv" / "bin" / "python"), "-c", "import autograder; print(autograder.__file__)"],
+        cwd=root / "source",
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        timeout=60,
+    )
     assert done.stdout.strip().startswith(str(root / "source")), done.stdout + done.stderr
 
 
@@ -320,8 +344,15 @@ def test_setup_sh_installs_the_kit_and_run_autograder_grades_with_it(archive, tm
     """setup.sh makes root/venv and installs the unpacked kit; run_autograder then grades the reference fully."""
     root = unpack(archive, tmp_path / "autograder")
     env = dict(os.environ, AUTOGRADER_ROOT=str(root))
-    setup = subprocess.run([str(root / "source" / "setup.sh")], cwd=root / "source", env=env, text=True,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=900)
+    setup = subprocess.run(
+        [str(root / "source" / "setup.sh")],
+        cwd=root / "source",
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        timeout=900,
+    )
     assert setup.returncode == 0, f"setup.sh exited {setup.returncode}:\n{setup.stdout[-4000:]}"
     assert (root / "venv" / "bin" / "python").is_file()
     assert "setup.sh: set up in " in setup.stdout, setup.stdout[-2000:]
@@ -355,7 +386,9 @@ def write_config(folder, line):
 def test_visibility_comes_from_the_course_config(tmp_path):
     """c.GradescopeResults.visibility in the course config goes into run_autograder as --visibility and into
     GRADESCOPE.md; the committed config sets none, so run_autograder passes none (every test visible, as before)."""
-    root = write_config(tmp_path, 'c.GradescopeResults.visibility = {"property": "after_due_date", "deep_graph": "hidden"}')
+    root = write_config(
+        tmp_path, 'c.GradescopeResults.visibility = {"property": "after_due_date", "deep_graph": "hidden"}'
+    )
     shown = gradescope.course_visibility(root)
     assert shown == {"property": "after_due_date", "deep_graph": "hidden"}
     run = gradescope.scripts(LESSON, shown)["run_autograder"]
@@ -366,10 +399,13 @@ def test_visibility_comes_from_the_course_config(tmp_path):
     assert "--visibility" not in gradescope.scripts(LESSON, gradescope.course_visibility(ROOT))["run_autograder"]
 
 
-@pytest.mark.parametrize("line, said", [
-    ('c.GradescopeResults.visibility = {"nope": "hidden"}', "no check family"),
-    ('c.GradescopeResults.visibility = {"property": "later"}', "later"),
-])
+@pytest.mark.parametrize(
+    "line, said",
+    [
+        ('c.GradescopeResults.visibility = {"nope": "hidden"}', "no check family"),
+        ('c.GradescopeResults.visibility = {"property": "later"}', "later"),
+    ],
+)
 def test_a_wrong_visibility_stops_the_build_naming_the_config(tmp_path, line, said):
     root = write_config(tmp_path, line)
     with pytest.raises(gradescope.GradescopeError, match=said) as caught:
@@ -387,8 +423,15 @@ def test_setup_sh_reports_on_the_unpacked_kit_not_the_working_folder(root, tmp_p
     (decoy / "autograder").mkdir(parents=True)
     (decoy / "autograder" / "__init__.py").write_text("", encoding="utf-8")
     (decoy / "autograder" / "__main__.py").write_text('print("the kit of the working folder")\n', encoding="utf-8")
-    done = subprocess.run(["bash", "-c", "\n".join(head + lines[start:])], cwd=decoy, text=True, timeout=300,
-                          env=dict(os.environ, AUTOGRADER_ROOT=str(root)), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    done = subprocess.run(
+        ["bash", "-c", "\n".join(head + lines[start:])],
+        cwd=decoy,
+        text=True,
+        timeout=300,
+        env=dict(os.environ, AUTOGRADER_ROOT=str(root)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     assert done.returncode == 0, done.stdout
     assert "the kit of the working folder" not in done.stdout
     assert f"sandbox report for the kit in {root / 'source'}:" in done.stdout and "sandbox level:" in done.stdout
@@ -404,20 +447,30 @@ def test_setup_sh_installs_with_uv_and_falls_back_to_pip(tmp_path):
     venv_python = f'#!/bin/sh\necho "$*" >> "{log}"\n[ "$2" != uv ]\n'
     (fake / "python3").write_text(  # passes setup.sh's version check, and `-m venv DIR` makes DIR/bin/python
         f'#!/bin/sh\nif [ "$1" = -m ] && [ "$2" = venv ]; then mkdir -p "$3/bin"\n'
-        f"cat > \"$3/bin/python\" <<'EOF'\n{venv_python}EOF\nchmod +x \"$3/bin/python\"; fi\n", encoding="utf-8")
+        f'cat > "$3/bin/python" <<\'EOF\'\n{venv_python}EOF\nchmod +x "$3/bin/python"; fi\n',
+        encoding="utf-8",
+    )
     (fake / "python3").chmod(0o755)
     root = tmp_path / "autograder"
     (root / "source").mkdir(parents=True)
     (root / "source" / "setup.sh").write_text(gradescope.scripts(LESSON)["setup.sh"], encoding="utf-8")
     env = dict(os.environ, AUTOGRADER_ROOT=str(root), PATH=f"{fake}{os.pathsep}{os.environ['PATH']}")
-    done = subprocess.run(["bash", str(root / "source" / "setup.sh")], env=env, text=True, timeout=60,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    done = subprocess.run(
+        ["bash", str(root / "source" / "setup.sh")],
+        env=env,
+        text=True,
+        timeout=60,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     asked = log.read_text(encoding="utf-8").splitlines()
     source = root / "source"
     installs = [line for line in asked if f"--editable {source}" in line]
-    assert installs == [f"-m uv pip install --quiet --python {root}/venv/bin/python --editable {source}",
-                        f"-m pip install --quiet --editable {source}"], asked
+    assert installs == [
+        f"-m uv pip install --quiet --python {root}/venv/bin/python --editable {source}",
+        f"-m pip install --quiet --editable {source}",
+    ], asked
     assert "uv could not install the kit: pip does (slower)" in done.stderr
     assert asked.index(installs[1]) < next(i for i, line in enumerate(asked) if "autograder.tools.prepare" in line)
     assert done.stdout.rstrip().splitlines()[-1].startswith("setup.sh: set up in "), done.stdout
@@ -437,23 +490,48 @@ def test_the_fixture_courses_zip_grades_under_an_isolated_interpreter(tmp_path):
     course = "tests.fixture_course"
     env = {key: value for key, value in os.environ.items() if key != "GRAPHKIT_COURSE"}
     built = tmp_path / "zips"
-    subprocess.run([sys.executable, "-c", f"from autograder.authoring import gradescope; "
-                    f"gradescope.build({str(ROOT)!r}, {str(built)!r})"],
-                   env=dict(env, GRAPHKIT_COURSE=course), cwd=ROOT, check=True, timeout=300, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"from autograder.authoring import gradescope; gradescope.build({str(ROOT)!r}, {str(built)!r})",
+        ],
+        env=dict(env, GRAPHKIT_COURSE=course),
+        cwd=ROOT,
+        check=True,
+        timeout=300,
+        capture_output=True,
+    )
     (archive,) = built.iterdir()
     root = unpack(archive, tmp_path / "autograder")
-    isolated = tmp_path / "isolated"  # a venv whose path holds this venv's packages (the kit's dependencies) and source/
+    isolated = (
+        tmp_path / "isolated"
+    )  # a venv whose path holds this venv's packages (the kit's dependencies) and source/
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(isolated)], check=True, timeout=120)
-    site = subprocess.run([str(isolated / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                          check=True, text=True, capture_output=True).stdout.strip()
+    site = subprocess.run(
+        [str(isolated / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        check=True,
+        text=True,
+        capture_output=True,
+    ).stdout.strip()
     (Path(site) / "kit.pth").write_text(f"{sysconfig.get_path('purelib')}\n{root / 'source'}\n", encoding="utf-8")
     python = root / "venv" / "bin" / "python"
     python.parent.mkdir(parents=True)
     python.write_text(f'#!/bin/sh\nexec "{isolated / "bin" / "python"}" -I "$@"\n', encoding="utf-8")
     python.chmod(0o755)
-    seen = subprocess.run([str(python), "-c", "import sys, autograder; print(autograder.__file__); "
-                           "print(any(p.rstrip('/') == sys.argv[1] for p in sys.path))", str(ROOT)],
-                          cwd=ROOT, text=True, capture_output=True, check=True).stdout.split()
+    seen = subprocess.run(
+        [
+            str(python),
+            "-c",
+            "import sys, autograder; print(autograder.__file__); "
+            "print(any(p.rstrip('/') == sys.argv[1] for p in sys.path))",
+            str(ROOT),
+        ],
+        cwd=ROOT,
+        text=True,
+        capture_output=True,
+        check=True,
+    ).stdout.split()
     assert seen == [str(root / "source" / "autograder" / "__init__.py"), "False"], seen
 
     zoo = importlib.import_module(f"{course}.zoo")

@@ -129,8 +129,14 @@ def widgets():
 
 
 def lesson_1_widget(widgets):
-    return widgets.forward_graph(ABA_SQUARED, ABA_LEAVES, OPS, question="q", key="test:aba", answers={
-        "order": "ORDER", "inputs": "INPUTS_OF_Q", "fan_out": "FAN_OUT_NODE", "edges": "EDGE_COUNT"})
+    return widgets.forward_graph(
+        ABA_SQUARED,
+        ABA_LEAVES,
+        OPS,
+        question="q",
+        key="test:aba",
+        answers={"order": "ORDER", "inputs": "INPUTS_OF_Q", "fan_out": "FAN_OUT_NODE", "edges": "EDGE_COUNT"},
+    )
 
 
 def test_the_widget_turns_clicks_into_answers(widgets):
@@ -148,7 +154,9 @@ def test_the_widget_turns_clicks_into_answers(widgets):
     assert w.answers == CLICKED and w.answered_at > 0
     assert all(w.quiz[q]["ok"] for q in ("inputs", "fan_out", "edges"))
     w._on_message(w, {"kind": "reset"}, [])
-    assert w.clicks == [] and w.answers == {name: CLICKED[name] for name in ("INPUTS_OF_Q", "FAN_OUT_NODE", "EDGE_COUNT")}
+    assert w.clicks == [] and w.answers == {
+        name: CLICKED[name] for name in ("INPUTS_OF_Q", "FAN_OUT_NODE", "EDGE_COUNT")
+    }
 
 
 def test_the_widget_sets_and_unsets_the_answers_in_the_notebook(widgets, monkeypatch):
@@ -162,8 +170,18 @@ def test_the_widget_sets_and_unsets_the_answers_in_the_notebook(widgets, monkeyp
     assert "ORDER" not in shell.user_ns
 
 
-@pytest.mark.parametrize("content", [None, [], {"kind": "click"}, {"kind": "edges", "count": True},
-                                     {"kind": "edges", "count": "5"}, {"kind": "tick", "names": "p"}, {"kind": "x"}])
+@pytest.mark.parametrize(
+    "content",
+    [
+        None,
+        [],
+        {"kind": "click"},
+        {"kind": "edges", "count": True},
+        {"kind": "edges", "count": "5"},
+        {"kind": "tick", "names": "p"},
+        {"kind": "x"},
+    ],
+)
 def test_the_widget_ignores_messages_of_other_shapes(widgets, content):
     w = lesson_1_widget(widgets)
     w._on_message(w, content, [])
@@ -188,16 +206,25 @@ def test_the_static_picture_stands_in_where_no_widget_shows(widgets):
     assert data["image/png"].startswith(b"\x89PNG")
 
 
-def test_a_cell_run_again_keeps_the_clicks_and_a_restart_takes_them_from_the_saved_notebook(widgets, tmp_path,
-                                                                                          monkeypatch):
+def test_a_cell_run_again_keeps_the_clicks_and_a_restart_takes_them_from_the_saved_notebook(
+    widgets, tmp_path, monkeypatch
+):
     first = lesson_1_widget(widgets)
     for name in ("p", "q", "L"):
         first.click(name)
     again = lesson_1_widget(widgets)
     assert again.clicks == ["p", "q", "L"] and again.answers["ORDER"] == ["p", "q", "L"]
-    state = {"old": {"state": {"key": "test:aba", "answered_at": 5, "clicks": ["p"], "quiz": {}}},
-             "new": {"state": {"key": "test:aba", "answered_at": 9, "clicks": ["p", "q"],
-                               "quiz": {"fan_out": {"given": "a"}, "edges": {"given": True}}}}}
+    state = {
+        "old": {"state": {"key": "test:aba", "answered_at": 5, "clicks": ["p"], "quiz": {}}},
+        "new": {
+            "state": {
+                "key": "test:aba",
+                "answered_at": 9,
+                "clicks": ["p", "q"],
+                "quiz": {"fan_out": {"given": "a"}, "edges": {"given": True}},
+            }
+        },
+    }
     saved = tmp_path / "lesson.ipynb"
     saved.write_text(json.dumps({"metadata": {"widgets": {WIDGET_STATE: {"state": state}}}}), encoding="utf-8")
     monkeypatch.setenv("JPY_SESSION_NAME", str(saved))
@@ -211,47 +238,70 @@ def test_a_cell_run_again_keeps_the_clicks_and_a_restart_takes_them_from_the_sav
 
 def with_widgets(*states, **metadata):
     """A notebook (a dict) whose saved widget state holds one model per state."""
-    models = {f"m{i}": {"model_module": "anywidget", "model_name": "AnyModel", "state": s} for i, s in enumerate(states)}
+    models = {
+        f"m{i}": {"model_module": "anywidget", "model_name": "AnyModel", "state": s} for i, s in enumerate(states)
+    }
     return {"cells": [], "metadata": {"widgets": {WIDGET_STATE: {"state": models}}, **metadata}}
 
 
 def test_saved_answers_are_read_and_the_latest_wins():
-    nb = with_widgets({"answers": {"ORDER": ["q"], "EDGE_COUNT": 4}, "answered_at": 9},
-                      {"answers": {"ORDER": ["p", "q", "L"]}, "answered_at": 10},
-                      {"answers": {}, "answered_at": 99}, {"clicks": ["x"]})
+    nb = with_widgets(
+        {"answers": {"ORDER": ["q"], "EDGE_COUNT": 4}, "answered_at": 9},
+        {"answers": {"ORDER": ["p", "q", "L"]}, "answered_at": 10},
+        {"answers": {}, "answered_at": 99},
+        {"clicks": ["x"]},
+    )
     assert saved_answers(nb) == ({"ORDER": ["p", "q", "L"], "EDGE_COUNT": 4}, [])
 
 
-@pytest.mark.parametrize("value", [True, None, 1e400, float("nan"), 10**13, "x" * 65, ["p", ["q"]], ["p"] * 33,
-                                   {"p": 1}, [True]])
+@pytest.mark.parametrize(
+    "value", [True, None, 1e400, float("nan"), 10**13, "x" * 65, ["p", ["q"]], ["p"] * 33, {"p": 1}, [True]]
+)
 def test_a_saved_value_of_any_other_shape_is_not_read(value):
-    got, notes = saved_answers(with_widgets({"answers": {"ORDER": value, "EDGE_COUNT": 5}, "answered_at": 1}), "n.ipynb")
+    got, notes = saved_answers(
+        with_widgets({"answers": {"ORDER": value, "EDGE_COUNT": 5}, "answered_at": 1}), "n.ipynb"
+    )
     assert got == {"EDGE_COUNT": 5}
-    assert notes == ["n.ipynb: the answer a widget saved for ORDER is not a short list, name or number, so it was not "
-                     "read; click it again, or type the answer in its cell"]
+    assert notes == [
+        "n.ipynb: the answer a widget saved for ORDER is not a short list, name or number, so it was not "
+        "read; click it again, or type the answer in its cell"
+    ]
 
 
 @pytest.mark.parametrize("name", ["order", "__import__('os')", "A" * 41, "", "ORDER\n", 7])
 def test_a_saved_answer_under_a_name_that_is_no_answers_is_not_read(name):
     got, notes = saved_answers(with_widgets({"answers": {name: 1}, "answered_at": 1}))
-    assert got == {} and notes == ["the notebook: a widget saved an answer under a name that is no answer's, so it was "
-                                   "not read"]  # the name itself is never repeated
+    assert got == {} and notes == [
+        "the notebook: a widget saved an answer under a name that is no answer's, so it was not read"
+    ]  # the name itself is never repeated
 
 
-@pytest.mark.parametrize("nb", [None, [], {"metadata": []}, {"metadata": {"widgets": []}},
-                                {"metadata": {"widgets": {WIDGET_STATE: {"state": []}}}},
-                                {"metadata": {"widgets": {WIDGET_STATE: {"state": {"m": []}}}}},
-                                {"metadata": {"widgets": {WIDGET_STATE: {"state": {"m": {"state": {"answers": []}}}}}}},
-                                {"metadata": {KEPT: ["ORDER"]}}])
+@pytest.mark.parametrize(
+    "nb",
+    [
+        None,
+        [],
+        {"metadata": []},
+        {"metadata": {"widgets": []}},
+        {"metadata": {"widgets": {WIDGET_STATE: {"state": []}}}},
+        {"metadata": {"widgets": {WIDGET_STATE: {"state": {"m": []}}}}},
+        {"metadata": {"widgets": {WIDGET_STATE: {"state": {"m": {"state": {"answers": []}}}}}}},
+        {"metadata": {KEPT: ["ORDER"]}},
+    ],
+)
 def test_widget_state_of_any_other_shape_gives_no_answer(nb):
     assert saved_answers(nb) == ({}, [])
 
 
 def test_too_many_answers_from_one_widget_are_not_read_and_odd_stamps_count_as_oldest():
     many = {f"A{i}": i for i in range(MAX_ANSWERS + 1)}
-    got, notes = saved_answers(with_widgets({"answers": many, "answered_at": 1},
-                                            {"answers": {"EDGE_COUNT": 5}, "answered_at": True},
-                                            {"answers": {"EDGE_COUNT": 4}, "answered_at": 0}))
+    got, notes = saved_answers(
+        with_widgets(
+            {"answers": many, "answered_at": 1},
+            {"answers": {"EDGE_COUNT": 5}, "answered_at": True},
+            {"answers": {"EDGE_COUNT": 4}, "answered_at": 0},
+        )
+    )
     assert got == {"EDGE_COUNT": 4} and "more than" in notes[0]
 
 
@@ -270,11 +320,27 @@ def hand_in(typed=None, **metadata):
     """Lesson 1's four widget questions as a blank hand-in would hold them (or typed), with widget state."""
     cells = []
     for grade_id, name in zip(QUESTIONS, CLICKED):
-        source = f"{name} = {typed[name]!r}" if typed and name in typed else (
-            f'# YOUR CODE HERE\nraise NotImplementedError("answer {name}: not written yet")')
-        cells.append({"cell_type": "code", "id": grade_id, "metadata": {"nbgrader": {
-            "grade": False, "grade_id": grade_id.replace("answer_", "") + "_solution", "solution": True}},
-                      "source": source, "outputs": [], "execution_count": None})
+        source = (
+            f"{name} = {typed[name]!r}"
+            if typed and name in typed
+            else (f'# YOUR CODE HERE\nraise NotImplementedError("answer {name}: not written yet")')
+        )
+        cells.append(
+            {
+                "cell_type": "code",
+                "id": grade_id,
+                "metadata": {
+                    "nbgrader": {
+                        "grade": False,
+                        "grade_id": grade_id.replace("answer_", "") + "_solution",
+                        "solution": True,
+                    }
+                },
+                "source": source,
+                "outputs": [],
+                "execution_count": None,
+            }
+        )
     return {"cells": cells, "metadata": metadata, "nbformat": 4, "nbformat_minor": 5}
 
 
@@ -298,8 +364,18 @@ def test_the_mirror_keeps_the_checked_answers_where_the_widget_state_is_dropped(
 
     course = SimpleNamespace(release=lambda lesson: lesson.notebook_path(), cache=tmp_path)
     nb = json.loads(LESSON_1.notebook_path().read_text(encoding="utf-8"))
-    nb["metadata"]["widgets"] = {WIDGET_STATE: {"state": {"m": {"state": {
-        "answers": {**CLICKED, "EDGE_COUNT": "</script><script>alert(1)</script>" * 3}, "answered_at": 1}}}}}
+    nb["metadata"]["widgets"] = {
+        WIDGET_STATE: {
+            "state": {
+                "m": {
+                    "state": {
+                        "answers": {**CLICKED, "EDGE_COUNT": "</script><script>alert(1)</script>" * 3},
+                        "answered_at": 1,
+                    }
+                }
+            }
+        }
+    }
     text, problem = handins.prepared(course, json.dumps(nb).encode(), LESSON_1.notebook, LESSON_1)
     mirrored = json.loads(text)
     assert problem == "" and "widgets" not in mirrored["metadata"]

@@ -5,8 +5,10 @@ from autograder.grading import growth
 
 def test_doubling_a_quadratic_input_is_told_quadratic():
     said = growth.sentence("gradient_graph", "nodes", [2_500, 5_000], [0.25, 1.0])
-    assert said == ("gradient_graph took 0.25 s on 2,500 nodes and 1.00 s on 5,000 nodes (CPU time): doubling the "
-                    "input took 4.0 times as long, so its time grows with the square of the input (quadratic)")
+    assert said == (
+        "gradient_graph took 0.25 s on 2,500 nodes and 1.00 s on 5,000 nodes (CPU time): doubling the "
+        "input took 4.0 times as long, so its time grows with the square of the input (quadratic)"
+    )
 
 
 def test_a_linear_call_is_told_linear():
@@ -17,7 +19,9 @@ def test_a_linear_call_is_told_linear():
 def test_the_growth_beyond_the_references_time_is_read():
     """Both calls pay for building the input and sending the answer; the growth of what is left is the learner's."""
     said = growth.sentence("topological_order", "records", [50_000, 200_000], [0.37, 3.79], [0.12, 0.68])
-    assert "the reference 0.12 s and 0.68 s" in said and "beyond the reference's time, an input 4 times as large" in said
+    assert (
+        "the reference 0.12 s and 0.68 s" in said and "beyond the reference's time, an input 4 times as large" in said
+    )
     assert said.endswith("(quadratic)")
 
 

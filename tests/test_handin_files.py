@@ -54,8 +54,16 @@ def fresh(template, tmp_path):
 def own_notebook(course, student, lesson=LESSON1):
     """The release notebook with a code cell of the learner's own, which names them."""
     nb = json.loads(course.release(lesson).read_text(encoding="utf-8"))
-    nb["cells"].append({"cell_type": "code", "id": "own-work", "metadata": {}, "execution_count": None,
-                        "outputs": [], "source": f"# {student}'s own work"})
+    nb["cells"].append(
+        {
+            "cell_type": "code",
+            "id": "own-work",
+            "metadata": {},
+            "execution_count": None,
+            "outputs": [],
+            "source": f"# {student}'s own work",
+        }
+    )
     return json.dumps(nb, indent=1)
 
 
@@ -101,7 +109,7 @@ def test_a_swap_for_a_link_between_check_and_read_brings_no_solutions(template, 
     write(handed / "mal" / A / NB, own_notebook(course, "mal"))
     source = source_notebook(course)
     assert "BEGIN SOLUTION" in source.read_text(encoding="utf-8")
-    link, target = ((handed / "mal" / A / NB, source) if what == "notebook" else (handed / "mal" / A, source.parent))
+    link, target = (handed / "mal" / A / NB, source) if what == "notebook" else (handed / "mal" / A, source.parent)
     owner = folder_scan if moment == "scan" else handins  # the module that calls it at that moment
     real, swapped = getattr(owner, moment), []
 
@@ -121,7 +129,9 @@ def test_a_swap_for_a_link_between_check_and_read_brings_no_solutions(template, 
     assert "# mal's own work" in text or "symbolic link" in problem, problem
 
 
-def test_a_hard_link_a_folder_or_a_pipe_in_the_notebooks_place_is_that_learners_problem(template, tmp_path, monkeypatch):
+def test_a_hard_link_a_folder_or_a_pipe_in_the_notebooks_place_is_that_learners_problem(
+    template, tmp_path, monkeypatch
+):
     """mal hands in a hard link to the source notebook; kim's notebook becomes a folder after the scan, zed's a
     named pipe no one writes to: each is refused with a problem naming the file and the fix (the pipe holds
     nothing up), and ada, between them, is mirrored as ever."""
@@ -231,14 +241,20 @@ def test_two_user_ids_with_one_login_are_two_learners(tmp_path):
     """Two Canvas users both shown as 'ada' (two learners of one name): each is a learner of their own, named
     by login and user id, with a note naming both; later downloads keep each one's id, a newcomer gets their own."""
     dest = tmp_path / "submitted"
-    first = download(tmp_path / "one.zip", [
-        (f"ada_1001_2001_{NB}", "ada one", (2025, 3, 14, 7, 0, 0)),
-        (f"ada_1002_2002_{NB}", "ada two", (2025, 3, 14, 9, 0, 0)),
-        (f"grace_1003_2003_{NB}", "grace", (2025, 3, 14, 8, 0, 0)),
-    ])
+    first = download(
+        tmp_path / "one.zip",
+        [
+            (f"ada_1001_2001_{NB}", "ada one", (2025, 3, 14, 7, 0, 0)),
+            (f"ada_1002_2002_{NB}", "ada two", (2025, 3, 14, 9, 0, 0)),
+            (f"grace_1003_2003_{NB}", "grace", (2025, 3, 14, 8, 0, 0)),
+        ],
+    )
     got = collect.collect(first, dest, A)
-    assert collected(dest) == {f"ada_1001/{A}/{NB}": "ada one", f"ada_1002/{A}/{NB}": "ada two",
-                               f"grace/{A}/{NB}": "grace"}
+    assert collected(dest) == {
+        f"ada_1001/{A}/{NB}": "ada one",
+        f"ada_1002/{A}/{NB}": "ada two",
+        f"grace/{A}/{NB}": "grace",
+    }
     note = [n for n in got.notes if "1001" in n and "1002" in n]
     assert note and "ada_1001" in note[0] and "ada_1002" in note[0], got.notes
 
@@ -251,11 +267,16 @@ def test_two_user_ids_with_one_login_are_two_learners(tmp_path):
     # a fresh folder: a lone ada is 'ada'; a second user of that login, later, gets an id of their own
     alone = tmp_path / "fresh" / "submitted"
     collect.collect(download(tmp_path / "three.zip", [(f"ada_1001_2001_{NB}", "ada one")]), alone, A)
-    later = download(tmp_path / "four.zip", [(f"ada_1001_2011_{LESSON2.notebook}", "ada one, 2"),
-                                            (f"ada_1002_2012_{LESSON2.notebook}", "ada two, 2")])
+    later = download(
+        tmp_path / "four.zip",
+        [(f"ada_1001_2011_{LESSON2.notebook}", "ada one, 2"), (f"ada_1002_2012_{LESSON2.notebook}", "ada two, 2")],
+    )
     got = collect.collect(later, alone, LESSON2.assignment)
-    assert collected(alone) == {f"ada/{A}/{NB}": "ada one", f"ada/{LESSON2.assignment}/{LESSON2.notebook}": "ada one, 2",
-                                f"ada_1002/{LESSON2.assignment}/{LESSON2.notebook}": "ada two, 2"}
+    assert collected(alone) == {
+        f"ada/{A}/{NB}": "ada one",
+        f"ada/{LESSON2.assignment}/{LESSON2.notebook}": "ada one, 2",
+        f"ada_1002/{LESSON2.assignment}/{LESSON2.notebook}": "ada two, 2",
+    }
     assert any("1001" in n and "1002" in n for n in got.notes), got.notes
 
 
@@ -282,9 +303,13 @@ def test_bidi_and_control_characters_in_names_are_escaped_in_every_note(template
     assert "# bob's own work" in mirrored(course, "bob")
     assert_printable(notes + list(course.problems().values()))
 
-    zipped = download(tmp_path / "names.zip", [(f"ada_1001_2001_{NB}", "{}")]
-                      + [(f"ada_1001_2001_{name}", "{}") for name in names]
-                      + [(f"ev{name}il_1002_2002_{NB}", "{}") for name in names] + [(f"ok_1003_2003_{NB}", "{}")])
+    zipped = download(
+        tmp_path / "names.zip",
+        [(f"ada_1001_2001_{NB}", "{}")]
+        + [(f"ada_1001_2001_{name}", "{}") for name in names]
+        + [(f"ev{name}il_1002_2002_{NB}", "{}") for name in names]
+        + [(f"ok_1003_2003_{NB}", "{}")],
+    )
     got = collect.collect(zipped, tmp_path / "submitted", A)
     assert len(got.notes) >= 2 * len(names)
     assert_printable(got.notes + list(got.problems.values()))
@@ -295,9 +320,14 @@ def test_a_zip_with_one_entry_name_twice_says_which_was_kept(tmp_path):
     which one was kept (the last in the download); the other learners are unaffected."""
     name = f"ada_1001_2001_{NB}"
     with pytest.warns(UserWarning, match="Duplicate name"):
-        path = download(tmp_path / "twice.zip", [(name, "first", (2025, 3, 14, 9, 0, 0)),
-                                                 (f"grace_1003_2003_{NB}", "grace"),
-                                                 (name, "second", (2025, 3, 14, 8, 0, 0))])
+        path = download(
+            tmp_path / "twice.zip",
+            [
+                (name, "first", (2025, 3, 14, 9, 0, 0)),
+                (f"grace_1003_2003_{NB}", "grace"),
+                (name, "second", (2025, 3, 14, 8, 0, 0)),
+            ],
+        )
     got = collect.collect(path, tmp_path / "submitted", A)
     assert collected(tmp_path / "submitted") == {f"ada/{A}/{NB}": "second", f"grace/{A}/{NB}": "grace"}
     about = [n for n in got.notes if name in n]

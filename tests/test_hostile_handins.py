@@ -119,9 +119,18 @@ def formgrader_page(path, student):
     from nbgrader.server_extensions.formgrader import handlers
 
     exporter = HTMLExporter(template_name="formgrade", extra_template_basedirs=[handlers.template_path])
-    resources = {"assignment_id": LESSON1.assignment, "notebook_id": LESSON1.notebook[:-6], "submission_id": "1",
-                 "index": 0, "total": 1, "base_url": "", "student": student, "last_name": "", "first_name": "",
-                 "notebook_path": ""}
+    resources = {
+        "assignment_id": LESSON1.assignment,
+        "notebook_id": LESSON1.notebook[:-6],
+        "submission_id": "1",
+        "index": 0,
+        "total": 1,
+        "base_url": "",
+        "student": student,
+        "last_name": "",
+        "first_name": "",
+        "notebook_path": "",
+    }
     return exporter.from_filename(str(path), resources=resources)[0]
 
 
@@ -142,9 +151,23 @@ def with_markup(text):
 
 
 def unrelated_notebook():
-    return json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {},
-                       "cells": [{"cell_type": "code", "id": "c1", "metadata": {}, "execution_count": None,
-                                  "outputs": [], "source": "print('my own notes')"}]})
+    return json.dumps(
+        {
+            "nbformat": 4,
+            "nbformat_minor": 5,
+            "metadata": {},
+            "cells": [
+                {
+                    "cell_type": "code",
+                    "id": "c1",
+                    "metadata": {},
+                    "execution_count": None,
+                    "outputs": [],
+                    "source": "print('my own notes')",
+                }
+            ],
+        }
+    )
 
 
 def write(path, text):
@@ -159,13 +182,25 @@ def notebooks(tmp_path_factory):
     root = tmp_path_factory.mktemp("hostile")
     course = prepared_course(root / "course")
     built = root / "built"
-    demo.build(built, course.root / "release", course.due_dates(),
-               cohort=(demo.Learner("ada", "right"), demo.Learner("stub", "release notebooks", stub=True)))
-    return SimpleNamespace(root=root, course=course.root, built=built,
-                           right={lesson.assignment: (built / "ada" / lesson.assignment / lesson.notebook).read_text(encoding="utf-8")
-                                  for lesson in LESSONS[:2]},
-                           stub={lesson.assignment: (built / "stub" / lesson.assignment / lesson.notebook).read_text(encoding="utf-8")
-                                 for lesson in LESSONS[:2]})
+    demo.build(
+        built,
+        course.root / "release",
+        course.due_dates(),
+        cohort=(demo.Learner("ada", "right"), demo.Learner("stub", "release notebooks", stub=True)),
+    )
+    return SimpleNamespace(
+        root=root,
+        course=course.root,
+        built=built,
+        right={
+            lesson.assignment: (built / "ada" / lesson.assignment / lesson.notebook).read_text(encoding="utf-8")
+            for lesson in LESSONS[:2]
+        },
+        stub={
+            lesson.assignment: (built / "stub" / lesson.assignment / lesson.notebook).read_text(encoding="utf-8")
+            for lesson in LESSONS[:2]
+        },
+    )
 
 
 def fresh_out(notebooks, name):
@@ -188,7 +223,8 @@ def folder_run(notebooks):
     write(handed_in / "carol" / LESSON1.assignment / f"Copy of {LESSON1.notebook}", right)
     (handed_in / "dave" / LESSON1.assignment).mkdir(parents=True)
     (handed_in / "dave" / LESSON1.assignment / LESSON1.notebook).symlink_to(
-        handed_in / "ada" / LESSON1.assignment / LESSON1.notebook)
+        handed_in / "ada" / LESSON1.assignment / LESSON1.notebook
+    )
     write(handed_in / "erin" / LESSON1.assignment / "notes.ipynb", unrelated_notebook())
     write(handed_in / "frank" / LESSON1.notebook, right)
     (handed_in / "gwen").mkdir()
@@ -198,11 +234,16 @@ def folder_run(notebooks):
     out = fresh_out(notebooks, "folder_out")
     log = io.StringIO()
     cohort = batch.run(out, submissions=handed_in, stream=log)
-    return SimpleNamespace(out=out, cohort=cohort, said="\n".join(cohort.notes + outputs.missing_report(cohort)),
-                           grades=list(csv.DictReader(io.StringIO((out / "grades.csv").read_text(encoding="utf-8")))),
-                           checks={r["student_id"]: r for r in csv.DictReader(
-                               io.StringIO((out / "checks.csv").read_text(encoding="utf-8")))},
-                           report=(out / "cohort_report.html").read_text(encoding="utf-8"))
+    return SimpleNamespace(
+        out=out,
+        cohort=cohort,
+        said="\n".join(cohort.notes + outputs.missing_report(cohort)),
+        grades=list(csv.DictReader(io.StringIO((out / "grades.csv").read_text(encoding="utf-8")))),
+        checks={
+            r["student_id"]: r for r in csv.DictReader(io.StringIO((out / "checks.csv").read_text(encoding="utf-8")))
+        },
+        report=(out / "cohort_report.html").read_text(encoding="utf-8"),
+    )
 
 
 GOOD_LEARNERS = {"ada", "carol", "dave", "erin", "frank", "gwen", "mal"}
@@ -219,7 +260,9 @@ def test_unsafe_folder_names_are_reported_and_touch_no_one(folder_run):
     assert set(folder_run.cohort.learners) == GOOD_LEARNERS
     assert {row["student_id"] for row in folder_run.grades} == GOOD_LEARNERS
     full = {lesson.assignment: lesson.max_score for lesson in folder_run.cohort.lessons}
-    assert all(folder_run.cohort.entry("ada", lesson.assignment).score == full[lesson.assignment] for lesson in LESSONS[:2])  # no stub in her place
+    assert all(
+        folder_run.cohort.entry("ada", lesson.assignment).score == full[lesson.assignment] for lesson in LESSONS[:2]
+    )  # no stub in her place
     assert not any(p.name != p.name.strip() or "*" in p.name for p in (folder_run.out / "autograded").iterdir())
     assert sorted(p.name for p in (folder_run.out / "submitted").iterdir()) == sorted(GOOD_LEARNERS)
 
@@ -231,7 +274,8 @@ def test_every_learner_folder_gives_rows_and_named_problems(folder_run):
     cohort, grades = folder_run.cohort, folder_run.grades
     full = {lesson.assignment: lesson.max_score for lesson in cohort.lessons}
     assert sorted((r["student_id"], r["assignment"]) for r in grades) == sorted(
-        (student, lesson.assignment) for student in GOOD_LEARNERS for lesson in cohort.lessons)  # the lessons handed in
+        (student, lesson.assignment) for student in GOOD_LEARNERS for lesson in cohort.lessons
+    )  # the lessons handed in
     carol = cohort.entry("carol", LESSON1.assignment)
     assert carol.status == "graded" and carol.score == full[LESSON1.assignment]
     assert f"carol/{LESSON1.assignment}/Copy of {LESSON1.notebook}: graded as {LESSON1.notebook}" in folder_run.said
@@ -250,8 +294,10 @@ def test_every_learner_folder_gives_rows_and_named_problems(folder_run):
         assert words in folder_run.checks[student]["problems"], student
         assert str(escape(entry.problem)) in folder_run.report, student  # as the report's template escapes it
         assert f"unreadable: {student}/{assignment}: {entry.problem}" in folder_run.said
-    assert (f"frank/{LESSON1.notebook}: not inside <student_id>/<assignment_id>/; "
-            f"skipped: move it to frank/{LESSON1.assignment}/") in folder_run.said
+    assert (
+        f"frank/{LESSON1.notebook}: not inside <student_id>/<assignment_id>/; "
+        f"skipped: move it to frank/{LESSON1.assignment}/"
+    ) in folder_run.said
     assert folder_run.checks["ada"]["problems"] == ""
     feedback = (folder_run.out / "feedback" / "dave" / LESSON1.assignment / PAGE1).read_text(encoding="utf-8")
     assert "symbolic link" in html.unescape(feedback)
@@ -287,7 +333,10 @@ def test_markup_is_inert_on_every_page(folder_run):
     shown = html.unescape(re.sub(r"<[^>]+>", "", mal))
     for marker in ("md-script", "md-link", "md-reference", "raw"):
         assert marker in shown, marker  # what the learner wrote is shown, as text
-    assert folder_run.cohort.entry("mal", LESSON1.assignment).score == folder_run.cohort.entry("ada", LESSON1.assignment).score
+    assert (
+        folder_run.cohort.entry("mal", LESSON1.assignment).score
+        == folder_run.cohort.entry("ada", LESSON1.assignment).score
+    )
 
 
 # ---------------------------------------------------------------- an LMS download
@@ -310,7 +359,7 @@ def download_run(notebooks):
     """Grade a Canvas download holding a forged hand-in in an archive, resubmissions, a .gz, bad logins and a renamed
     notebook."""
     right, stub = notebooks.right[LESSON1.assignment], notebooks.stub[LESSON1.assignment]
-    stem = LESSON1.notebook[:-len(".ipynb")]
+    stem = LESSON1.notebook[: -len(".ipynb")]
     zip_path = notebooks.root / "submissions.zip"
     out = fresh_out(notebooks, "download_out")
     # The times below are written as they were against lesson 1's due date of 2025-03-14 23:59 UTC; the course's
@@ -324,20 +373,31 @@ def download_run(notebooks):
         entry(bundle, f"ada_1001_2001_{LESSON1.notebook}", right, moved((2025, 3, 13, 10, 0, 0)))
         entry(bundle, f"grace_1002_2002_{LESSON1.notebook}", stub, moved((2025, 3, 13, 9, 0, 0)))
         entry(bundle, f"grace_1002_2002_{stem}-1.ipynb", right, moved((2025, 3, 14, 9, 0, 0)))
-        entry(bundle, "mallory_1003_2003_graphs.zip", nested_zip({
-            f"ada_1001_2001_{LESSON1.notebook}": stub,  # handed in as ada: zip_collect believes the name
-            f"grace_1002_2002_{LESSON1.notebook}": stub,  # collides with grace's own
-            f"hopper_1009_2009_{LESSON1.notebook}": right,  # a learner who handed in nothing
-        }), moved((2025, 3, 14, 8, 0, 0)))
+        entry(
+            bundle,
+            "mallory_1003_2003_graphs.zip",
+            nested_zip(
+                {
+                    f"ada_1001_2001_{LESSON1.notebook}": stub,  # handed in as ada: zip_collect believes the name
+                    f"grace_1002_2002_{LESSON1.notebook}": stub,  # collides with grace's own
+                    f"hopper_1009_2009_{LESSON1.notebook}": right,  # a learner who handed in nothing
+                }
+            ),
+            moved((2025, 3, 14, 8, 0, 0)),
+        )
         entry(bundle, f"ken_1004_2004_{stem}.gz", gzip.compress(right.encode(), mtime=0), moved((2025, 3, 14, 7, 0, 0)))
         entry(bundle, f"ev\nil_1006_2006_{LESSON1.notebook}", stub, moved((2025, 3, 14, 7, 0, 0)))
         entry(bundle, f"a*_1007_2007_{LESSON1.notebook}", stub, moved((2025, 3, 14, 7, 0, 0)))
         entry(bundle, f"barbara_LATE_1008_2008_Copy of {LESSON1.notebook}", right, moved((2025, 3, 15, 11, 59, 0)))
         entry(bundle, f"submissions/ada_1001_2001_{LESSON1.notebook}", stub, moved((2025, 3, 14, 7, 0, 0)))
     cohort = batch.run(out, zip_file=zip_path, stream=io.StringIO())
-    return SimpleNamespace(out=out, cohort=cohort, said="\n".join(cohort.notes + outputs.missing_report(cohort)),
-                           report=(out / "cohort_report.html").read_text(encoding="utf-8"),
-                           checks=(out / "checks.csv").read_text(encoding="utf-8"))
+    return SimpleNamespace(
+        out=out,
+        cohort=cohort,
+        said="\n".join(cohort.notes + outputs.missing_report(cohort)),
+        report=(out / "cohort_report.html").read_text(encoding="utf-8"),
+        checks=(out / "checks.csv").read_text(encoding="utf-8"),
+    )
 
 
 @pytest.mark.slow
@@ -355,12 +415,27 @@ def test_an_archive_cannot_hand_in_for_another_learner(download_run):
     assert sorted(cohort.learners) == ["ada", "barbara", "grace", "ken", "mallory"]
     collected = download_run.out / "collected" / "submitted"
     assert sorted(p.relative_to(collected).as_posix() for p in collected.rglob("*") if p.is_file()) == sorted(
-        [collect.PROBLEMS] + [f"{s}/{LESSON1.assignment}/{name}" for s, name in [
-            ("ada", LESSON1.notebook), ("ada", "timestamp.txt"), ("grace", LESSON1.notebook), ("grace", "timestamp.txt"),
-            ("barbara", f"Copy of {LESSON1.notebook}"), ("barbara", "timestamp.txt")]])
-    ada_time = datetime.datetime(*zipfile.ZipFile(download_run.out.parent / "submissions.zip").getinfo(
-        f"ada_1001_2001_{LESSON1.notebook}").date_time)
-    assert (collected / "ada" / LESSON1.assignment / "timestamp.txt").read_text() == f"{ada_time:%Y-%m-%d %H:%M:%S} UTC\n"
+        [collect.PROBLEMS]
+        + [
+            f"{s}/{LESSON1.assignment}/{name}"
+            for s, name in [
+                ("ada", LESSON1.notebook),
+                ("ada", "timestamp.txt"),
+                ("grace", LESSON1.notebook),
+                ("grace", "timestamp.txt"),
+                ("barbara", f"Copy of {LESSON1.notebook}"),
+                ("barbara", "timestamp.txt"),
+            ]
+        ]
+    )
+    ada_time = datetime.datetime(
+        *zipfile.ZipFile(download_run.out.parent / "submissions.zip")
+        .getinfo(f"ada_1001_2001_{LESSON1.notebook}")
+        .date_time
+    )
+    assert (
+        collected / "ada" / LESSON1.assignment / "timestamp.txt"
+    ).read_text() == f"{ada_time:%Y-%m-%d %H:%M:%S} UTC\n"
 
 
 @pytest.mark.slow
@@ -370,8 +445,10 @@ def test_resubmissions_keep_the_latest_and_list_the_others(download_run):
     cohort, said = download_run.cohort, download_run.said
     most = cohort.lessons[0].max_score
     assert cohort.entry("grace", LESSON1.assignment).score == most
-    assert (f"grace/{LESSON1.assignment}: grace_1002_2002_{LESSON1.notebook} in the download: an earlier hand-in of "
-            f"{LESSON1.notebook}; the latest, grace_1002_2002_{LESSON1.notebook[:-6]}-1.ipynb, is the one graded") in said
+    assert (
+        f"grace/{LESSON1.assignment}: grace_1002_2002_{LESSON1.notebook} in the download: an earlier hand-in of "
+        f"{LESSON1.notebook}; the latest, grace_1002_2002_{LESSON1.notebook[:-6]}-1.ipynb, is the one graded"
+    ) in said
     barbara = cohort.entry("barbara", LESSON1.assignment)
     assert barbara.late_seconds > 0 and barbara.penalty == pytest.approx(0.1 * most)  # the course's late policy
     assert barbara.score + barbara.penalty == most
@@ -438,19 +515,31 @@ def test_downloads_of_each_lesson_add_up(tmp_path):
                 entry(bundle, "mallory_1_2_work.zip", "PK", (2025, 3, 14, 7, 0, 0))
         problems.append(set(collect.collect(path, dest, lesson.assignment).problems))
     assert sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*.ipynb")) == [
-        f"ada/{LESSON1.assignment}/{LESSON1.notebook}", f"ada/{LESSON2.assignment}/{LESSON2.notebook}"]
+        f"ada/{LESSON1.assignment}/{LESSON1.notebook}",
+        f"ada/{LESSON2.assignment}/{LESSON2.notebook}",
+    ]
     assert problems == [{("mallory", LESSON1.assignment)}, {("mallory", LESSON1.assignment)}, set()]
 
 
 def test_names_of_the_download(tmp_path):
     """Only the LMS's own top-level names make learners; paths, unsafe logins and names of other LMSs do not."""
+
     def parsed(name):
         return collect.parse(zipfile.ZipInfo(name), 0)
 
     upload = parsed(f"ada_LATE_1_2_{LESSON1.notebook[:-6]}-3.ipynb")
     assert (upload.student, upload.name, upload.copy) == ("ada", LESSON1.notebook, 3)
-    for name in ("../../etc/ada_1_2_x.ipynb", "/ada_1_2_x.ipynb", "a\\ada_1_2_x.ipynb", "notes.ipynb",
-                 "ada_x_2_x.ipynb", "ev\nil_1_2_x.ipynb", "a?_1_2_x.ipynb", ".x_1_2_x.ipynb", "=1+1_1_2_x.ipynb"):
+    for name in (
+        "../../etc/ada_1_2_x.ipynb",
+        "/ada_1_2_x.ipynb",
+        "a\\ada_1_2_x.ipynb",
+        "notes.ipynb",
+        "ada_x_2_x.ipynb",
+        "ev\nil_1_2_x.ipynb",
+        "a?_1_2_x.ipynb",
+        ".x_1_2_x.ipynb",
+        "=1+1_1_2_x.ipynb",
+    ):
         assert isinstance(parsed(name), str), name
     from traitlets.config.loader import PyFileConfigLoader
 
@@ -492,8 +581,12 @@ def test_every_hostile_cell_renders_inert():
     empty = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": []}
     template = PageScan(classic_page(empty))
     for index, cell in enumerate(payload["cells"]):
-        nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": json.loads(json.dumps(payload["notebook_metadata"])),
-              "cells": [json.loads(json.dumps(cell))]}
+        nb = {
+            "nbformat": 4,
+            "nbformat_minor": 5,
+            "metadata": json.loads(json.dumps(payload["notebook_metadata"])),
+            "cells": [json.loads(json.dumps(cell))],
+        }
         sanitize_notebook(nb)
         assert_inert(classic_page(nb), template, f"cell {index}")
         again = json.loads(json.dumps(nb))
@@ -503,11 +596,28 @@ def test_every_hostile_cell_renders_inert():
 def test_checking_is_capped_and_stays_inert():
     """Markup too long to check is shown as plain text or removed, once: sanitizing again changes nothing."""
     long_markdown = "<b>bold</b> and <script>alert('long')</script>\n\n" * 2000
-    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
-        {"cell_type": "markdown", "id": "m", "metadata": {}, "source": long_markdown},
-        {"cell_type": "code", "id": "c", "metadata": {}, "execution_count": None, "source": "",
-         "outputs": [{"output_type": "display_data", "metadata": {},
-                      "data": {"text/html": "<b>x</b>" * 10_000, "text/plain": "x"}}]}]}
+    nb = {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {},
+        "cells": [
+            {"cell_type": "markdown", "id": "m", "metadata": {}, "source": long_markdown},
+            {
+                "cell_type": "code",
+                "id": "c",
+                "metadata": {},
+                "execution_count": None,
+                "source": "",
+                "outputs": [
+                    {
+                        "output_type": "display_data",
+                        "metadata": {},
+                        "data": {"text/html": "<b>x</b>" * 10_000, "text/plain": "x"},
+                    }
+                ],
+            },
+        ],
+    }
     assert sanitize_notebook(nb) == 2
     assert nb["cells"][0]["source"].startswith("<pre>&lt;b&gt;bold")
     assert nb["cells"][1]["outputs"][0]["data"] == {"text/plain": "x"}
@@ -528,23 +638,37 @@ def test_lesson_notebooks_are_left_alone():
             if {**old, "id": new.get("id")} == new:  # the cell's id is the kit's: its position
                 continue  # every code cell, and each markdown cell without a heading
             assert old["cell_type"] == "markdown" and re.search(r"^#+ ", old_source, re.M), old_source[:80]
-            old_page = re.sub(r' id="[^"]*"|<a class="anchor-link" href="#[^"]*">&#182;</a>', "",
-                              render_markdown(old_source))
+            old_page = re.sub(
+                r' id="[^"]*"|<a class="anchor-link" href="#[^"]*">&#182;</a>', "", render_markdown(old_source)
+            )
             assert html.unescape(re.sub(r">\s+<", "><", old_page)) == html.unescape(
-                re.sub(r">\s+<", "><", render_markdown(new["source"]))), old_source[:80]
+                re.sub(r">\s+<", "><", render_markdown(new["source"]))
+            ), old_source[:80]
         assert sanitize_notebook(json.loads(json.dumps(nb))) == 0, lesson.notebook
-    for text in ("A < B and `x<y`, a & b\n\n> quoted\n\n| a | b |\n|:-|-:|\n| 1 | 2 |", "line<br/>break",
-                 "$$\\frac{dL}{dx}$$ and [the docs](https://docs.python.org/3/)", "- [x] done\n- [ ] to do"):
+    for text in (
+        "A < B and `x<y`, a & b\n\n> quoted\n\n| a | b |\n|:-|-:|\n| 1 | 2 |",
+        "line<br/>break",
+        "$$\\frac{dL}{dx}$$ and [the docs](https://docs.python.org/3/)",
+        "- [x] done\n- [ ] to do",
+    ):
         assert safe_markdown(text) == (text, False), text
     assert "&lt;script&gt;" in render_markdown(safe_markdown("<script>alert(1)</script>")[0])
 
 
 def test_csv_cells_are_neutralised():
     """A cell that a spreadsheet could take for a formula starts with a quote; every field is quoted."""
-    text = cohort_report.csv_text([["student_id", "note"], ["ada", "=HYPERLINK(\"http://x\")"], ["b", "+1"],
-                                   ["c", "-2"], ["d", "@SUM(A1)"], ["e", "a,b\nc"]])
+    text = cohort_report.csv_text(
+        [
+            ["student_id", "note"],
+            ["ada", '=HYPERLINK("http://x")'],
+            ["b", "+1"],
+            ["c", "-2"],
+            ["d", "@SUM(A1)"],
+            ["e", "a,b\nc"],
+        ]
+    )
     rows = list(csv.reader(io.StringIO(text)))
-    assert [r[1] for r in rows[1:]] == ["'=HYPERLINK(\"http://x\")", "'+1", "'-2", "'@SUM(A1)", "a,b\nc"]
+    assert [r[1] for r in rows[1:]] == ['\'=HYPERLINK("http://x")', "'+1", "'-2", "'@SUM(A1)", "a,b\nc"]
     assert text.startswith('"student_id","note"\n')
 
 
@@ -555,8 +679,9 @@ def test_grades_csv_quotes_and_neutralises_gradebook_names(folder_run):
 
     course = Course(folder_run.out, io.StringIO())
     with Gradebook(course.db_url) as gradebook:
-        gradebook.update_or_create_student("ada", last_name="=cmd|' /C calc'!A0", first_name="Lovelace, Ada\nB.",
-                                           email="@evil")
+        gradebook.update_or_create_student(
+            "ada", last_name="=cmd|' /C calc'!A0", first_name="Lovelace, Ada\nB.", email="@evil"
+        )
     try:
         course.export_grades()
         rows = list(csv.DictReader(io.StringIO((folder_run.out / "grades.csv").read_text(encoding="utf-8"))))
@@ -566,7 +691,9 @@ def test_grades_csv_quotes_and_neutralises_gradebook_names(folder_run):
         course.export_grades()
     ada = [r for r in rows if r["student_id"] == "ada"]
     assert len(ada) == len(LESSONS) and len(rows) == len(GOOD_LEARNERS) * len(LESSONS)
-    assert {(r["last_name"], r["first_name"], r["email"]) for r in ada} == {("'=cmd|' /C calc'!A0", "Lovelace, Ada\nB.", "'@evil")}
+    assert {(r["last_name"], r["first_name"], r["email"]) for r in ada} == {
+        ("'=cmd|' /C calc'!A0", "Lovelace, Ada\nB.", "'@evil")
+    }
     assert all(float(r["score"]) >= 0 for r in rows)
 
 
@@ -632,7 +759,8 @@ def test_a_20_mb_notebook_of_empty_lists_is_refused_cheaply(notebooks, tmp_path)
     data = text[:-1].encode() + b', "padding": [' + filler + b"[]]}"
     path = tmp_path / "lists.ipynb"
     path.write_bytes(data)
-    said = measured("""
+    said = measured(
+        """
 from autograder.course.lessons import LESSONS
 from autograder.nbgrader.course_folder import Course
 from autograder.pipeline import handins
@@ -640,7 +768,10 @@ data = Path({path}).read_bytes()
 said["mb"] = len(data) / 1e6
 said["mirrored"], said["problem"] = handins.prepared(Course(Path({out})), data, "mal/lists.ipynb", LESSONS[0])
 said["mirrored"] = len(said["mirrored"])
-""", path=path, out=fresh_out(notebooks, "lists_out"))
+""",
+        path=path,
+        out=fresh_out(notebooks, "lists_out"),
+    )
     assert said["mb"] > 19 and said["peak_mb"] < COST_MB, said
     assert said["problem"].startswith("mal/lists.ipynb: not read: it holds about") and "JupyterLab" in said["problem"]
 
@@ -656,12 +787,15 @@ def test_80000_files_make_a_short_message_and_few_notes(tmp_path):
     (tmp_path / "handed_in" / "mal" / "stray").mkdir()
     for n in range(20):
         (tmp_path / "handed_in" / "mal" / f"loose{n}.txt").touch()
-    said = measured("""
+    said = measured(
+        """
 from autograder.pipeline import folder_scan
 found = folder_scan.scan(Path({source}))
 said["problems"] = found.standins
 said["notes"] = found.notes
-""", source=tmp_path / "handed_in")
+""",
+        source=tmp_path / "handed_in",
+    )
     problem = said["problems"][f"mal/{LESSON1.assignment}/{LESSON1.notebook}"]
     assert len(problem) < 1_000 and "f00000, f00001, f00002, f00003, f00004 and 79,995 more" in problem, problem
     assert len(said["notes"]) == SHOWN_NAMES + 1 and "16 more entries skipped" in said["notes"][-1], said["notes"]
@@ -675,10 +809,27 @@ def test_4_8_mb_of_code_is_not_parsed_by_the_grader(tmp_path):
     nb = json.loads(LESSON1.notebook_path().read_text(encoding="utf-8"))
     piece = "a = b + c * d - e\n" * 11_200
     path = tmp_path / "code.ipynb"
-    path.write_text(json.dumps(with_cells(nb, [
-        {"cell_type": "code", "id": f"big{n}", "metadata": {}, "execution_count": None, "outputs": [], "source": piece}
-        for n in range(24)])), encoding="utf-8")
-    said = measured("""
+    path.write_text(
+        json.dumps(
+            with_cells(
+                nb,
+                [
+                    {
+                        "cell_type": "code",
+                        "id": f"big{n}",
+                        "metadata": {},
+                        "execution_count": None,
+                        "outputs": [],
+                        "source": piece,
+                    }
+                    for n in range(24)
+                ],
+            )
+        ),
+        encoding="utf-8",
+    )
+    said = measured(
+        """
 from autograder.course.lessons import LESSONS
 from autograder.grading import by_lesson
 from autograder.grading.submission import from_notebook_json
@@ -687,7 +838,9 @@ path = Path({path})
 read = by_lesson._screened(from_notebook_json(by_lesson._restored(by_lesson._notebook(path), LESSONS[0]), path))
 kept = drop_unwritten_stubs([(c.label, c.code) for c in read.chunks])
 said["code_mb"] = sum(len(code) for _label, code in kept) / 1e6
-""", path=path)
+""",
+        path=path,
+    )
     assert said["code_mb"] > 4.8 and said["peak_mb"] < COST_MB, said
 
 
@@ -696,7 +849,9 @@ def test_a_feedback_page_shows_capped_code():
     from autograder.nbgrader.capped_code import MAX_CELL_CHARS, MAX_PAGE_CHARS, cap_code
 
     cells = [{"cell_type": "code", "source": "x = 1\n" * 10_000} for _ in range(30)] + [
-        {"cell_type": "markdown", "source": "y" * 50_000}, {"cell_type": "code", "source": "short = 1"}]
+        {"cell_type": "markdown", "source": "y" * 50_000},
+        {"cell_type": "code", "source": "short = 1"},
+    ]
     assert cap_code(cells) == 31
     code = [cell["source"] for cell in cells if cell["cell_type"] == "code"]
     assert all(len(text) <= MAX_CELL_CHARS + 200 for text in code)

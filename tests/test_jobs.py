@@ -23,14 +23,20 @@ LESSON1, LESSON2 = (lesson.assignment for lesson in LESSONS[:2])  # the demo coh
 # The first two lessons (a Learner's default): the workers split hand-ins the same way whatever the lesson.
 COHORT = (
     demo.Learner("ada", "everything right"),
-    demo.Learner("alan", "KeyError instead of ValueError; ORDER wrong", code=("buggy_evaluate_keyerror",),
-                 answers={"ORDER": ["q", "p", "L"]}),
+    demo.Learner(
+        "alan",
+        "KeyError instead of ValueError; ORDER wrong",
+        code=("buggy_evaluate_keyerror",),
+        answers={"ORDER": ["q", "p", "L"]},
+    ),
     demo.Learner("dennis", "cut off mid-save", broken=(LESSON1,), missing=(LESSON2,)),
 )
 WORKERS = (1, 2)
 EXECUTION_TIME = re.compile(rb'\n *"execution_time": [0-9.e+-]+,?')  # the hidden checks' own measured seconds
 GRADED_AT = re.compile(rb'\n *"graded_at": "[0-9TZ:-]+",?')  # when each grade was made (its provenance)
-GRADING_TIME = re.compile(r'<td class="n">(?:[0-9.]+ s|[0-9]+ min [0-9]+ s|\u2013)</td></tr>')  # the report's last column
+GRADING_TIME = re.compile(
+    r'<td class="n">(?:[0-9.]+ s|[0-9]+ min [0-9]+ s|\u2013)</td></tr>'
+)  # the report's last column
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +48,10 @@ def graded(tmp_path_factory):
     first = prepared_course(root / "out1")
     prepared_course(root / "out2")
     demo.build(handed_in, first.root / "release", first.due_dates(), cohort=COHORT)
-    runs = {n: (root / f"out{n}", batch.run(root / f"out{n}", submissions=handed_in, workers=n, stream=io.StringIO()))
-            for n in WORKERS}
+    runs = {
+        n: (root / f"out{n}", batch.run(root / f"out{n}", submissions=handed_in, workers=n, stream=io.StringIO()))
+        for n in WORKERS
+    }
     report = (root / "out2" / "cohort_report.html").read_bytes()
     rerun = batch.run(root / "out2", submissions=handed_in, workers=2, stream=io.StringIO())
     return runs, report, rerun
@@ -57,8 +65,10 @@ def untimed(cohort):
     """The cohort with every hand-in's grading seconds set to 0 (when the report has them)."""
     if "seconds" not in {f.name for f in dataclasses.fields(cohort_report.Entry)}:
         return cohort
-    learners = {student: {a: dataclasses.replace(e, seconds=0.0) for a, e in entries.items()}
-                for student, entries in cohort.learners.items()}
+    learners = {
+        student: {a: dataclasses.replace(e, seconds=0.0) for a, e in entries.items()}
+        for student, entries in cohort.learners.items()
+    }
     return dataclasses.replace(cohort, learners=learners)
 
 
@@ -81,9 +91,13 @@ def test_feedback_pages_are_the_same_for_any_number_of_workers(graded):
 @pytest.mark.slow
 def test_results_json_is_the_same_but_for_measured_seconds(graded):
     runs, _report, _rerun = graded
-    results = [{path: GRADED_AT.sub(b"", EXECUTION_TIME.sub(b"", text))
-                for path, text in outputs(runs[n][0], "results/*/*.json").items()}
-               for n in WORKERS]
+    results = [
+        {
+            path: GRADED_AT.sub(b"", EXECUTION_TIME.sub(b"", text))
+            for path, text in outputs(runs[n][0], "results/*/*.json").items()
+        }
+        for n in WORKERS
+    ]
     assert len(results[0]) == len(outputs(runs[1][0], "submitted/*/*/*.ipynb"))
     assert results[0] == results[1]
 

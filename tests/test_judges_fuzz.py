@@ -29,7 +29,8 @@ SCALARS = (
     | st.sampled_from(["C", "A", "t", "x", "p", "q", "L", "a"])
 )
 JSON_LIKE = st.recursive(
-    SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
     max_leaves=12,
 )
 ANSWER_CELLS = sorted(answers.answer_cells().values(), key=lambda cell: cell.grade_id)
@@ -72,7 +73,7 @@ def test_answer_judges_take_any_value(data):
 def right_answers(cell, names):
     """The values a cell's judge must accept: its key, or each value of a one_of cell's accept= list."""
     if cell.judge == "one_of":
-        (name, accepted), = cell.options["accept"].items()
+        ((name, accepted),) = cell.options["accept"].items()
         return [{name: value} for value in accepted]
     return [{name: cell.solution.get(name) for name in names}]
 
@@ -88,9 +89,15 @@ def test_check_judges_take_any_reply(data):
     check, case = data.draw(st.sampled_from(CASES), label="check")
     reply = data.draw(
         st.fixed_dictionaries(
-            {"status": st.sampled_from(["ok", "raised", "missing", "timeout", "died", "unsendable"]), "value": JSON_LIKE},
-            optional={"args_after": JSON_LIKE, "error": st.dictionaries(st.sampled_from(["type", "message", "where", "value_error"]), JSON_LIKE),
-                      "seconds": st.floats(allow_nan=True)},
+            {
+                "status": st.sampled_from(["ok", "raised", "missing", "timeout", "died", "unsendable"]),
+                "value": JSON_LIKE,
+            },
+            optional={
+                "args_after": JSON_LIKE,
+                "error": st.dictionaries(st.sampled_from(["type", "message", "where", "value_error"]), JSON_LIKE),
+                "seconds": st.floats(allow_nan=True),
+            },
         ),
         label="reply",
     )
@@ -117,5 +124,8 @@ def test_every_judge_of_the_hidden_checks_is_fuzzed():
     alone (their judge is the CPU time, measured by the runner), and property checks draw their own."""
     named = {case.expect or check.expect for check in all_checks() if check.strategy is None for case in check.inputs()}
     fuzzed = {case.expect or check.expect for check, case in CASES}
-    large_only = {"linear_time", "carried_back"}  # carried_back is fuzzed inside carried_back_unchanged, on small inputs
+    large_only = {
+        "linear_time",
+        "carried_back",
+    }  # carried_back is fuzzed inside carried_back_unchanged, on small inputs
     assert named - fuzzed <= large_only, f"judges no small case reaches: {sorted(named - fuzzed - large_only)}"

@@ -26,7 +26,9 @@ def quoted():
 @pytest.mark.parametrize("name", ["jupyterhub_config.py", "nbgrader_config.py"])
 def test_the_page_quotes_each_configuration_whole(name):
     text = (DEPLOY / name).read_text(encoding="utf-8").rstrip()
-    assert text in quoted(), f"docs/jupyterhub.md does not quote deploy/{name} as it is: paste it whole in a python block"
+    assert text in quoted(), (
+        f"docs/jupyterhub.md does not quote deploy/{name} as it is: paste it whole in a python block"
+    )
 
 
 def test_the_round_trip_starts_the_hub_with_that_configuration():
@@ -48,10 +50,15 @@ def test_make_hub_env_installs_the_quoted_nbgrader_settings():
 def test_the_hub_runs_the_kits_own_pins():
     import tomllib
 
-    kit = {re.split(r"[<>=\[ ]", dep, maxsplit=1)[0]: dep
-           for dep in tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]}
-    hub = [line.strip() for line in (DEPLOY / "hub-requirements.txt").read_text(encoding="utf-8").splitlines()
-           if line.strip() and not line.startswith("#")]
+    kit = {
+        re.split(r"[<>=\[ ]", dep, maxsplit=1)[0]: dep
+        for dep in tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    }
+    hub = [
+        line.strip()
+        for line in (DEPLOY / "hub-requirements.txt").read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     for requirement in hub:
         name = re.split(r"[<>=\[ ]", requirement, maxsplit=1)[0]
         if name in kit:
@@ -61,15 +68,19 @@ def test_the_hub_runs_the_kits_own_pins():
 
 def load_hub_config():
     config = Config()
-    exec(compile((DEPLOY / "jupyterhub_config.py").read_text(encoding="utf-8"), "jupyterhub_config.py", "exec"),
-         {"get_config": lambda: config, "__file__": str(DEPLOY / "jupyterhub_config.py")})
+    exec(
+        compile((DEPLOY / "jupyterhub_config.py").read_text(encoding="utf-8"), "jupyterhub_config.py", "exec"),
+        {"get_config": lambda: config, "__file__": str(DEPLOY / "jupyterhub_config.py")},
+    )
     return config
 
 
 def load_nbgrader_config():
     config = Config()
-    exec(compile((DEPLOY / "nbgrader_config.py").read_text(encoding="utf-8"), "nbgrader_config.py", "exec"),
-         {"get_config": lambda: config})
+    exec(
+        compile((DEPLOY / "nbgrader_config.py").read_text(encoding="utf-8"), "nbgrader_config.py", "exec"),
+        {"get_config": lambda: config},
+    )
     return config
 
 

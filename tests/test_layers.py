@@ -25,8 +25,9 @@ COURSE = active.name()  # the course package the kit grades (graphcourse)
 
 
 def build():
-    return grimp.build_graph("autograder", "exercises", "solutions", COURSE, include_external_packages=True,
-                             cache_dir=None)
+    return grimp.build_graph(
+        "autograder", "exercises", "solutions", COURSE, include_external_packages=True, cache_dir=None
+    )
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +38,13 @@ def graph():
 def violations(graph):
     """'importer -> imported' for every import that runs up the layers or across independent siblings."""
     found = graph.find_illegal_dependencies_for_layers(layers=layers())
-    return sorted(f"{head} -> {tail}" for dependency in found for route in dependency.routes
-                  for head in route.heads for tail in route.tails)
+    return sorted(
+        f"{head} -> {tail}"
+        for dependency in found
+        for route in dependency.routes
+        for head in route.heads
+        for tail in route.tails
+    )
 
 
 def test_layers_import_one_way(graph):
@@ -60,7 +66,8 @@ def test_every_module_sits_in_a_layer(graph):
     """A new module must be put in a layer: only the package itself and its entry point stand outside."""
     packages = [name.strip() for entry in LAYERS for name in entry.split("|")]
     outside = sorted(
-        module for module in graph.find_descendants("autograder")
+        module
+        for module in graph.find_descendants("autograder")
         if not any(module == p or module.startswith(p + ".") for p in packages)
     )
     assert outside == ["autograder.__main__"]
@@ -69,8 +76,11 @@ def test_every_module_sits_in_a_layer(graph):
 def machinery_imports_of_the_course(graph):
     """'importer -> imported' for every import from the machinery (autograder) into the course package."""
     course = graph.find_descendants(COURSE) | {COURSE}
-    return sorted(f"{module} -> {imported}" for module in graph.find_descendants("autograder") | {"autograder"}
-                  for imported in graph.find_modules_directly_imported_by(module) & course)
+    return sorted(
+        f"{module} -> {imported}"
+        for module in graph.find_descendants("autograder") | {"autograder"}
+        for imported in graph.find_modules_directly_imported_by(module) & course
+    )
 
 
 def test_the_machinery_imports_no_course(graph):
@@ -95,8 +105,11 @@ def machinery_imports_of_any_course(graph):
     course = set()
     for package in (*LEARNER_SIDE, COURSE):
         course |= graph.find_descendants(package) | {package}
-    return sorted(f"{module} -> {imported}" for module in graph.find_descendants("autograder") | {"autograder"}
-                  for imported in graph.find_modules_directly_imported_by(module) & course)
+    return sorted(
+        f"{module} -> {imported}"
+        for module in graph.find_descendants("autograder") | {"autograder"}
+        for imported in graph.find_modules_directly_imported_by(module) & course
+    )
 
 
 def test_the_machinery_imports_no_learner_package_no_reference_and_no_course(graph):
@@ -123,8 +136,11 @@ def _docstrings(tree):
     """The docstring nodes of a module's tree: prose, not a name the code uses."""
     kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
     bodies = [tree] + [node for node in ast.walk(tree) if isinstance(node, kinds)]
-    return {id(body.body[0].value) for body in bodies
-            if body.body and isinstance(body.body[0], ast.Expr) and isinstance(body.body[0].value, ast.Constant)}
+    return {
+        id(body.body[0].value)
+        for body in bodies
+        if body.body and isinstance(body.body[0], ast.Expr) and isinstance(body.body[0].value, ast.Constant)
+    }
 
 
 def names_of_a_course(source, filename):
@@ -152,12 +168,16 @@ def test_the_machinery_names_no_course_package_by_string():
 
 def test_an_import_by_name_would_fail():
     """The scan is real: an import by name, or a folder spelled in a path, is caught; a docstring is not."""
-    source = (f'"""Reads {paths.EXERCISES_FOLDER}/ and {COURSE}."""\n'
-              f'import importlib\nimportlib.import_module("{paths.EXERCISES_FOLDER}")\n'
-              f'READER = "{paths.REFERENCES_FOLDER}/graph.py"\nPART = "{COURSE}.checks"\n')
-    assert names_of_a_course(source, "x.py") == [f"x.py:3: {paths.EXERCISES_FOLDER!r}",
-                                                   f"x.py:4: '{paths.REFERENCES_FOLDER}/graph.py'",
-                                                   f"x.py:5: '{COURSE}.checks'"]
+    source = (
+        f'"""Reads {paths.EXERCISES_FOLDER}/ and {COURSE}."""\n'
+        f'import importlib\nimportlib.import_module("{paths.EXERCISES_FOLDER}")\n'
+        f'READER = "{paths.REFERENCES_FOLDER}/graph.py"\nPART = "{COURSE}.checks"\n'
+    )
+    assert names_of_a_course(source, "x.py") == [
+        f"x.py:3: {paths.EXERCISES_FOLDER!r}",
+        f"x.py:4: '{paths.REFERENCES_FOLDER}/graph.py'",
+        f"x.py:5: '{COURSE}.checks'",
+    ]
 
 
 def course_function_names():
@@ -165,16 +185,22 @@ def course_function_names():
     names = set()
     for path in paths.reference_modules().values():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        names |= {node.name for node in tree.body
-                  if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_")}
+        names |= {
+            node.name
+            for node in tree.body
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_")
+        }
     return names
 
 
 def words_naming(names, text, filename):
     """'file:line: name' for each whole word of ``text`` (code, comments and docstrings alike) in ``names``."""
     word = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b")
-    return [f"{filename}:{number}: {found}" for number, line in enumerate(text.splitlines(), start=1)
-            for found in word.findall(line)]
+    return [
+        f"{filename}:{number}: {found}"
+        for number, line in enumerate(text.splitlines(), start=1)
+        for found in word.findall(line)
+    ]
 
 
 def test_the_machinery_names_no_function_of_the_course():
@@ -197,8 +223,9 @@ def test_a_function_of_the_course_named_would_fail():
 def test_the_machinery_names_no_reference_module(graph):
     """Nor does it import a reference: the course says which module defines which function."""
     references = graph.find_descendants("solutions") | {"solutions"}
-    importers = sorted(m for m in graph.find_descendants("autograder")
-                       if graph.find_modules_directly_imported_by(m) & references)
+    importers = sorted(
+        m for m in graph.find_descendants("autograder") if graph.find_modules_directly_imported_by(m) & references
+    )
     assert importers == []
 
 
@@ -211,7 +238,10 @@ def test_only_the_nbgrader_package_imports_nbgrader(graph):
 # clickable graph is an anywidget (with traitlets, and IPython's namespace for the answers it sets).
 # All are in the learner bundle's requirements; grading never imports either helper (the sandbox
 # has none of these libraries), and no other module of exercises/ may lean on them.
-DRAWING = {"exercises.draw": {"networkx", "matplotlib"}, "exercises.graph_widget": {"anywidget", "traitlets", "IPython"}}
+DRAWING = {
+    "exercises.draw": {"networkx", "matplotlib"},
+    "exercises.graph_widget": {"anywidget", "traitlets", "IPython"},
+}
 
 
 def test_the_learner_side_stands_alone(graph):

@@ -20,8 +20,14 @@ LEARNER = ROOT / "learner"
 
 
 def dry_run(*args):
-    done = subprocess.run(["make", "--no-print-directory", "-n", *args], cwd=LEARNER, text=True, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, timeout=60)
+    done = subprocess.run(
+        ["make", "--no-print-directory", "-n", *args],
+        cwd=LEARNER,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 

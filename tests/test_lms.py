@@ -33,10 +33,20 @@ A, NB = LESSON1.assignment, LESSON1.notebook
 CANVAS_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 
 
-@pytest.mark.parametrize("seconds, shown", [
-    (0, "0 s"), (42, "42 s"), (60, "1 min"), (3 * 3600, "3 h"), (3 * 3600 + 20 * 60, "3 h 20 min"),
-    (86_400, "1 d"), (2 * 86_400 + 3 * 3600 + 60, "2 d 3 h"), (15043 * 3600, "626 d 19 h"), (86_399, "1 d"),
-])
+@pytest.mark.parametrize(
+    "seconds, shown",
+    [
+        (0, "0 s"),
+        (42, "42 s"),
+        (60, "1 min"),
+        (3 * 3600, "3 h"),
+        (3 * 3600 + 20 * 60, "3 h 20 min"),
+        (86_400, "1 d"),
+        (2 * 86_400 + 3 * 3600 + 60, "2 d 3 h"),
+        (15043 * 3600, "626 d 19 h"),
+        (86_399, "1 d"),
+    ],
+)
 def test_durations_read_in_days_and_hours(seconds, shown):
     assert timestamps.duration(seconds) == shown
 
@@ -54,20 +64,28 @@ def test_a_download_keeps_each_learners_canvas_ids(tmp_path):
     resubmission), a learner with nothing gradable too; a later lesson's download adds its own; a damaged row is
     dropped alone."""
     dest = tmp_path / "collected" / "submitted"
-    first = download(tmp_path / "one.zip", [
-        (f"ada_1001_2001_{NB}", "{}", (2026, 3, 1, 7, 0, 0)),
-        (f"ada_1001_2001_{NB[:-6]}-1.ipynb", "{}", (2026, 3, 1, 9, 0, 0)),
-        (f"grace_LATE_1003_2003_{NB}", "{}", (2026, 3, 2, 8, 0, 0)),
-        ("alan_1002_2002_answers.txt", "in my head", (2026, 3, 1, 8, 0, 0)),
-    ])
+    first = download(
+        tmp_path / "one.zip",
+        [
+            (f"ada_1001_2001_{NB}", "{}", (2026, 3, 1, 7, 0, 0)),
+            (f"ada_1001_2001_{NB[:-6]}-1.ipynb", "{}", (2026, 3, 1, 9, 0, 0)),
+            (f"grace_LATE_1003_2003_{NB}", "{}", (2026, 3, 2, 8, 0, 0)),
+            ("alan_1002_2002_answers.txt", "in my head", (2026, 3, 1, 8, 0, 0)),
+        ],
+    )
     collect.collect(first, dest, A)
-    collect.collect(download(tmp_path / "two.zip", [(f"ada_1001_2011_{LESSON2.notebook}", "{}", (2026, 3, 9, 7, 0, 0))]),
-                    dest, LESSON2.assignment)
+    collect.collect(
+        download(tmp_path / "two.zip", [(f"ada_1001_2011_{LESSON2.notebook}", "{}", (2026, 3, 9, 7, 0, 0))]),
+        dest,
+        LESSON2.assignment,
+    )
     ids = learner_ids.lms_ids(dest.parent)
     assert ids == {
-        A: {"ada": {"login": "ada", "user_id": "1001", "submission_id": "2001"},
+        A: {
+            "ada": {"login": "ada", "user_id": "1001", "submission_id": "2001"},
             "alan": {"login": "alan", "user_id": "1002", "submission_id": "2002"},
-            "grace": {"login": "grace", "user_id": "1003", "submission_id": "2003"}},
+            "grace": {"login": "grace", "user_id": "1003", "submission_id": "2003"},
+        },
         LESSON2.assignment: {"ada": {"login": "ada", "user_id": "1001", "submission_id": "2011"}},
     }
     kept = json.loads((dest.parent / learner_ids.LMS_IDS).read_text(encoding="utf-8"))
@@ -83,11 +101,18 @@ def test_the_export_has_canvas_import_columns_keyed_by_canvas_ids():
     """The header is Canvas's five columns, then one per collected lesson ("Name (assignment id)" when the course
     config gives the Canvas assignment id, the name alone otherwise); rows are keyed by Canvas user id (ID), in its
     order; a learner a download did not hold has an empty cell, so the import leaves Canvas's score alone."""
-    ids = {A: {"ada": {"login": "ada", "user_id": "1001", "submission_id": "2001"},
-               "ken": {"login": "ken", "user_id": "977", "submission_id": "2002"}},
-           LESSON2.assignment: {"ada": {"login": "ada", "user_id": "1001", "submission_id": "2011"}}}
-    scores = {"ada": {A: (55.0, 0.0, 0.0), LESSON2.assignment: (33.5, 0.0, 0.0)}, "ken": {A: (49.5, 10800.0, 5.5)},
-              "margaret": {A: (0.0, 0.0, 0.0)}}
+    ids = {
+        A: {
+            "ada": {"login": "ada", "user_id": "1001", "submission_id": "2001"},
+            "ken": {"login": "ken", "user_id": "977", "submission_id": "2002"},
+        },
+        LESSON2.assignment: {"ada": {"login": "ada", "user_id": "1001", "submission_id": "2011"}},
+    }
+    scores = {
+        "ada": {A: (55.0, 0.0, 0.0), LESSON2.assignment: (33.5, 0.0, 0.0)},
+        "ken": {A: (49.5, 10800.0, 5.5)},
+        "margaret": {A: (0.0, 0.0, 0.0)},
+    }
     table = canvas.rows(scores, ids, {A: "123456"})
     assert table == [
         CANVAS_COLUMNS + [f"{A} (123456)", LESSON2.assignment],
@@ -148,8 +173,9 @@ def test_the_demo_download_collects_into_the_demos_own_hand_ins(demo_course, tmp
     for learner in handing_in:
         mine, theirs = dest / learner.student_id / A, source / learner.student_id / A
         assert (mine / NB).read_bytes() == (theirs / NB).read_bytes(), learner.student_id
-        assert (timestamps.canonical((mine / "timestamp.txt").read_bytes())
-                == timestamps.canonical((theirs / "timestamp.txt").read_bytes())), learner.student_id
+        assert timestamps.canonical((mine / "timestamp.txt").read_bytes()) == timestamps.canonical(
+            (theirs / "timestamp.txt").read_bytes()
+        ), learner.student_id
     ken = timestamps.canonical((dest / "ken" / A / "timestamp.txt").read_bytes()).strip()
     late = datetime.datetime.strptime(ken, timestamps.FORMAT) - dues[A]
     assert late == demo.LATE
@@ -164,7 +190,9 @@ def test_the_demo_course_is_due_around_today(demo_course):
     _course, _source, _zip, _names, dues = demo_course
     today = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
     assert datetime.timedelta(0) < today - dues[A] <= datetime.timedelta(days=2)
-    assert all(dues[b.assignment] - dues[a.assignment] == datetime.timedelta(weeks=2) for a, b in zip(LESSONS, LESSONS[1:]))
+    assert all(
+        dues[b.assignment] - dues[a.assignment] == datetime.timedelta(weeks=2) for a, b in zip(LESSONS, LESSONS[1:])
+    )
 
 
 @pytest.mark.slow
@@ -195,5 +223,8 @@ def test_a_collected_download_is_graded_alone_and_exported_for_canvas(demo_cours
     assert exported[0] == CANVAS_COLUMNS + [A] and any("new assignment" in line for line in said)
     by_id = {row[1]: (row[0], row[5]) for row in exported[1:]}
     ids = {student: row["user_id"] for student, row in learner_ids.lms_ids(out / "collected")[A].items()}
-    assert by_id == {ids["ada"]: ("ada", f"{most:g}"), ids["ken"]: ("ken", f"{most * 0.9:g}"),
-                     ids["margaret"]: ("margaret", "0")}
+    assert by_id == {
+        ids["ada"]: ("ada", f"{most:g}"),
+        ids["ken"]: ("ken", f"{most * 0.9:g}"),
+        ids["margaret"]: ("margaret", "0"),
+    }

@@ -25,18 +25,31 @@ pytestmark = pytest.mark.slow
 
 LESSON1, LESSON2 = LESSONS[0], LESSONS[1]
 COHORT = (
-    demo.Learner("barbara", "users_of lists a double reader twice; assigns at a fan-out",
-                 code=("buggy_users_of_duplicates", "buggy_assign_fan_out"), answers={"ASSIGN_X": 128}),
-    demo.Learner("ken", "pull-style code, lesson 1 late", code=("correct_pull",), late=(LESSON1.assignment,),
-                 missing=(LESSON2.assignment,)),
+    demo.Learner(
+        "barbara",
+        "users_of lists a double reader twice; assigns at a fan-out",
+        code=("buggy_users_of_duplicates", "buggy_assign_fan_out"),
+        answers={"ASSIGN_X": 128},
+    ),
+    demo.Learner(
+        "ken",
+        "pull-style code, lesson 1 late",
+        code=("correct_pull",),
+        late=(LESSON1.assignment,),
+        missing=(LESSON2.assignment,),
+    ),
     demo.Learner("margaret", "the release notebook, untouched", stub=True, missing=(LESSON2.assignment,)),
 )
 GRADE_CELL, COMMENT_CELL = "backward_correct", "backward_solution"
 COMMENT = "Add at a fan-out: `+=`, not `=`. <b>Well tried.</b>"
 WRITTEN_AGAIN = {  # what a grade set by hand may change, and must
     f"feedback/barbara/{LESSON2.assignment}/{LESSON2.notebook.replace('.ipynb', '.html')}",
-    f"results/barbara/{LESSON2.assignment}.json", "grades.csv", "checks.csv", "cohort_report.html",
-    "provenance.csv", "history.jsonl",  # the new score, and what made it, join the record of decisions
+    f"results/barbara/{LESSON2.assignment}.json",
+    "grades.csv",
+    "checks.csv",
+    "cohort_report.html",
+    "provenance.csv",
+    "history.jsonl",  # the new score, and what made it, join the record of decisions
 }
 
 
@@ -72,7 +85,8 @@ def runs(tmp_path_factory):
 
 def page_text(out, student, lesson):
     page = (out / "feedback" / student / lesson.assignment / lesson.notebook.replace(".ipynb", ".html")).read_text(
-        encoding="utf-8")
+        encoding="utf-8"
+    )
     return page, html.unescape(re.sub(r"<[^>]+>", "", page))
 
 
@@ -106,10 +120,14 @@ def test_the_grade_and_the_comment_show_in_every_output(runs):
     said = results(out, "barbara", LESSON2)
     assert said["score"] == pytest.approx(runs.total) and said["autograded_score"] == pytest.approx(runs.total - 10)
     assert said["graded_by_hand"][GRADE_CELL]["score"] == given and said["comments"] == {COMMENT_CELL: COMMENT}
-    assert f"graded by hand: {GRADE_CELL} {given:g}/" in said["output"] and f"comment on {COMMENT_CELL}:" in said["output"]
+    assert (
+        f"graded by hand: {GRADE_CELL} {given:g}/" in said["output"] and f"comment on {COMMENT_CELL}:" in said["output"]
+    )
     assert float(grades_csv(out)["barbara", LESSON2.assignment]["score"]) == pytest.approx(runs.total)
     checks = {r["student_id"]: r for r in csv.DictReader((out / "checks.csv").open(encoding="utf-8"))}
-    assert checks["barbara"]["graded_by_hand"].startswith(f"{LESSON2.assignment}/{GRADE_CELL}: {given:g} (hidden checks: ")
+    assert checks["barbara"]["graded_by_hand"].startswith(
+        f"{LESSON2.assignment}/{GRADE_CELL}: {given:g} (hidden checks: "
+    )
     assert checks["ken"]["graded_by_hand"] == ""
     report = html.unescape((out / "cohort_report.html").read_text(encoding="utf-8"))
     assert f"{LESSON2.assignment}/{GRADE_CELL}: {given:g} (hidden checks: {runs.auto:g})" in report

@@ -52,15 +52,21 @@ def lesson_notebook():
 
 
 def grade_ids(nb):
-    return [c["metadata"]["nbgrader"]["grade_id"] for c in nb["cells"]
-            if c.get("metadata", {}).get("nbgrader", {}).get("grade")]
+    return [
+        c["metadata"]["nbgrader"]["grade_id"]
+        for c in nb["cells"]
+        if c.get("metadata", {}).get("nbgrader", {}).get("grade")
+    ]
 
 
 def forged_cells(kind, ids):
     """One markdown source holding a forged grade cell per id, nested, around one invisible overlay."""
     shape = hostile()["forged_cells"][kind]
-    return ("".join(shape["open"].replace("GRADE_ID", grade_id) for grade_id in ids) + shape["overlay"]
-            + shape["close"] * len(ids))
+    return (
+        "".join(shape["open"].replace("GRADE_ID", grade_id) for grade_id in ids)
+        + shape["overlay"]
+        + shape["close"] * len(ids)
+    )
 
 
 def markdown(cell_id, source):
@@ -73,8 +79,10 @@ def hostile_notebook(nb=None):
     nb = json.loads(json.dumps(nb)) if nb is not None else lesson_notebook()
     ids = grade_ids(nb)
     cells = [{k: v for k, v in cell.items() if k != "family"} for cell in hostile()["cells"]]
-    cells += [markdown("forged-by-heading", forged_cells("by_heading", ids)),  # last: its overlay lies above the others
-              markdown("forged-by-attribute", forged_cells("by_attribute", ids))]
+    cells += [
+        markdown("forged-by-heading", forged_cells("by_heading", ids)),  # last: its overlay lies above the others
+        markdown("forged-by-attribute", forged_cells("by_attribute", ids)),
+    ]
     nb["cells"] = cells + nb["cells"]
     nb["metadata"].update({k: v for k, v in hostile()["notebook_metadata"].items() if k != "about"})
     return nb
@@ -128,9 +136,18 @@ def formgrader_html(nb):
     from nbgrader.server_extensions.formgrader import handlers
 
     exporter = HTMLExporter(template_name="formgrade", extra_template_basedirs=[handlers.template_path])
-    resources = {"assignment_id": LESSON.assignment, "notebook_id": LESSON.notebook[:-6], "submission_id": "1",
-                 "index": 0, "total": 1, "base_url": "", "student": "mallory", "last_name": "", "first_name": "",
-                 "notebook_path": ""}
+    resources = {
+        "assignment_id": LESSON.assignment,
+        "notebook_id": LESSON.notebook[:-6],
+        "submission_id": "1",
+        "index": 0,
+        "total": 1,
+        "base_url": "",
+        "student": "mallory",
+        "last_name": "",
+        "first_name": "",
+        "notebook_path": "",
+    }
     return exporter.from_notebook_node(nbformat.reads(json.dumps(nb), as_version=4), resources=resources)[0]
 
 
@@ -141,9 +158,12 @@ def feedback_html(nb):
     from autograder.nbgrader import feedback_page
 
     bootstrap = feedback_page.NBGRADER_TEMPLATES.parent / "static" / "node_modules" / "bootstrap" / "dist" / "css"
-    exporter = HTMLExporter(template_name=feedback_page.TEMPLATE_NAME, template_file=feedback_page.TEMPLATE_FILE,
-                            extra_template_basedirs=feedback_page.template_dirs(),
-                            extra_template_paths=[str(bootstrap)])  # as nbgrader's GenerateFeedback adds it
+    exporter = HTMLExporter(
+        template_name=feedback_page.TEMPLATE_NAME,
+        template_file=feedback_page.TEMPLATE_FILE,
+        extra_template_basedirs=feedback_page.template_dirs(),
+        extra_template_paths=[str(bootstrap)],
+    )  # as nbgrader's GenerateFeedback adds it
     resources = {"nbgrader": {"notebook": LESSON.notebook[:-6], "score": 0, "max_score": 55, "late_penalty": 0}}
     nb = nbformat.reads(json.dumps(nb), as_version=4)
     for cell in nb.cells:  # as autograde leaves them: every grade cell scored
@@ -162,9 +182,15 @@ def pages():
     sanitize_notebook(honest)  # the lesson's own headings lose their ids too: the pages compare like for like
     shown = formgrader_html(nb)
     return SimpleNamespace(
-        nb=nb, changed=changed, ids=grade_ids(honest), shown=shown,
-        form=Elements(shown), form_template=Elements(formgrader_html(honest)),
-        feedback=Elements(feedback_html(nb)), feedback_template=Elements(feedback_html(honest)))
+        nb=nb,
+        changed=changed,
+        ids=grade_ids(honest),
+        shown=shown,
+        form=Elements(shown),
+        form_template=Elements(formgrader_html(honest)),
+        feedback=Elements(feedback_html(nb)),
+        feedback_template=Elements(feedback_html(honest)),
+    )
 
 
 def both(pages):
@@ -226,7 +252,8 @@ def test_nothing_is_fetched_and_no_link_leaves_for_a_relative_address(pages):
             assert src.startswith("data:image/"), f"{where}: an image fetched from {src!r}"
         for href in set(page.links) - set(template.links):
             assert href.startswith(("#", "http://", "https://", "mailto:")) and not href.startswith("//"), (
-                f"{where}: a link to {href!r}")
+                f"{where}: a link to {href!r}"
+            )
     for address in ("tracker.example", "evil.example", "/hub/login", "logout", "login?next", "/formgrader/api/grades"):
         for where, page, _template in both(pages):
             assert not any(address in value for value in page.links + page.images), (where, address)
@@ -235,8 +262,17 @@ def test_nothing_is_fetched_and_no_link_leaves_for_a_relative_address(pages):
 def test_the_learners_text_still_shows(pages):
     """What the learner wrote shows as text: the headings (without their ids), the link texts, the alert."""
     text = html.unescape(pages.shown)
-    for words in ("notebook-container", "statusmessage", "Log in again", "Session expired: log in again",
-                  "the docs", "a fixed bar", "looks", "like code", "HIDDEN_FROM_THE_GRADER"):
+    for words in (
+        "notebook-container",
+        "statusmessage",
+        "Log in again",
+        "Session expired: log in again",
+        "the docs",
+        "a fixed bar",
+        "looks",
+        "like code",
+        "HIDDEN_FROM_THE_GRADER",
+    ):
         assert words in text, words
     assert "<h2>statusmessage</h2>" in pages.shown
     assert pages.changed >= len(hostile()["cells"]) + 2
@@ -257,10 +293,12 @@ def many_outputs():
     code = [c for c in nb["cells"] if c["cell_type"] == "code"]
     code[0]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "x"} for _ in range(20_000)]
     picture = "A" * 5_000
-    code[1]["outputs"] = [{"output_type": "display_data", "metadata": {}, "data": {"image/png": picture}}
-                          for _ in range(1_200)]
-    code[2]["outputs"] = [{"output_type": "stream", "name": ("stdout", "stderr")[i % 2], "text": "y"}
-                          for i in range(2_000)]
+    code[1]["outputs"] = [
+        {"output_type": "display_data", "metadata": {}, "data": {"image/png": picture}} for _ in range(1_200)
+    ]
+    code[2]["outputs"] = [
+        {"output_type": "stream", "name": ("stdout", "stderr")[i % 2], "text": "y"} for i in range(2_000)
+    ]
     return nb, code
 
 
@@ -297,8 +335,9 @@ def test_the_mirror_caps_outputs_before_nbformat_reads_the_notebook(tmp_path, mo
 
     read = []
     real = nbformat.reads
-    monkeypatch.setattr(nbformat, "reads", lambda text, *a, **k: read.append(len(outputs_of(json.loads(text))))
-                        or real(text, *a, **k))
+    monkeypatch.setattr(
+        nbformat, "reads", lambda text, *a, **k: read.append(len(outputs_of(json.loads(text)))) or real(text, *a, **k)
+    )
     release = tmp_path / "release.ipynb"
     release.write_text(json.dumps(lesson_notebook()), encoding="utf-8")
     course = SimpleNamespace(release=lambda lesson: release, cache=tmp_path / "cache", root=tmp_path)
@@ -337,8 +376,12 @@ def test_rendering_and_parsing_are_paid_for_before_they_run(monkeypatch):
     monkeypatch.setattr(bleach, "clean", clean)
     words = [f"word{i} " for i in range(200)]
     nested = "<ul><li>" * 3_000 + "deep" + "</li></ul>" * 3_000
-    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {},
-          "cells": [markdown("nested", nested)] + [markdown(f"m{i}", (words[i] * 10_000)[:49_000]) for i in range(200)]}
+    nb = {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {},
+        "cells": [markdown("nested", nested)] + [markdown(f"m{i}", (words[i] * 10_000)[:49_000]) for i in range(200)],
+    }
     sanitizer.sanitize_notebook(nb)
     budget = MAX_CHECKED_PER_NOTEBOOK
     assert sum(rendered) + sum(len(text) for text in parsed) <= budget, (sum(rendered), len(parsed))

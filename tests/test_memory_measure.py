@@ -19,7 +19,7 @@ from autograder.sandbox.sandbox import Sandbox
 from graphcourse import checks, zoo
 from tests.conftest import ROOT
 
-CODE = '''
+CODE = """
 def hold(size):
     kept = bytearray(size)
     return len(kept)
@@ -32,12 +32,15 @@ def spike(size):
 
 def nothing(size):
     return size
-'''
+"""
 # Load-time code that takes memory in small objects and frees every other one: the allocator keeps it all.
-PREPARED = '''
+PREPARED = (
+    """
 _pool = [bytearray(40) for _ in range(300_000)]
 del _pool[::2]
-''' + CODE
+"""
+    + CODE
+)
 MB = 1 << 20
 MEMORY_CGROUP = bool(cgroups.v2_caps() or "memory" in cgroups.v1_bases())
 needs_memory_cgroup = pytest.mark.skipif(not MEMORY_CGROUP, reason="no memory cgroup can be made here")
@@ -130,8 +133,11 @@ def test_without_a_memory_cgroup_a_wrong_answer_still_fails_on_its_answer(no_mem
 @pytest.mark.parametrize("name", ["prepared_allocator", "buggy_checkpoint_keeps_every_value"])
 def test_a_kept_everything_answer_fails_the_memory_family_whatever_its_load_time_code_does(name):
     """tests/hostile_handins/prepared_allocator.py fills the small-object pools at load and frees half of each."""
-    source = (reference_source("memory") + "\n\n" + ALLOCATOR.read_text(encoding="utf-8") if name == "prepared_allocator"
-              else zoo.source(zoo.entry(name)))
+    source = (
+        reference_source("memory") + "\n\n" + ALLOCATOR.read_text(encoding="utf-8")
+        if name == "prepared_allocator"
+        else zoo.source(zoo.entry(name))
+    )
     (result,) = _memory_grade(source, name).results
     assert result.score == 0 and result.failure.status == "memory", result.failure
     summary = result.failure.summary

@@ -27,22 +27,25 @@ def test_the_reference_answer_passes_as_the_driver_sends_it():
     assert first([ENTRIES, RIGHT]) is None
 
 
-@pytest.mark.parametrize("value, says", [
-    ("gradient_graph returned 3, not (graph2, grads)", "returned 3"),
-    ([ENTRIES + ["p\tneg\tq", "q\tneg\tp"], RIGHT], "in a cycle"),
-    ([ENTRIES + ["p\tneg\tk\tk"], RIGHT], "takes 1"),
-    ([ENTRIES + ["p\texp\tk"], RIGHT], "not an op of OPS"),
-    ([ENTRIES + ["u\tone"], RIGHT], "reuses the name 'u'"),
-    ([ENTRIES + ["k\tone"], RIGHT], "given to two new nodes"),
-    ([["y\tadd\tv\tu", "k\tone"], RIGHT], "should start with the nodes of graph"),
-    ([ENTRIES, {**RIGHT, "u": "nowhere"}], "no name of graph2"),
-    ([ENTRIES + ["z\tsub\tk\tk", "p\tdiv\tk\tz"], {**RIGHT, "u": "p"}], "ZeroDivisionError"),
-    ([ENTRIES + ["p\tneg\tghost"], RIGHT], "never defines"),
-    ([[[[[]]]], {}], "entry 0 of graph2"),
-    ([{"a": 1}, {}], "could not be read"),
-    ([ENTRIES, {"u": "k", "v": "k"}], None),  # y, the output, is gradient_graph_names' business
-    ([ENTRIES + ["z\tsub\tk\tk"], {**RIGHT, "v": "z"}], "dL/dv"),
-])
+@pytest.mark.parametrize(
+    "value, says",
+    [
+        ("gradient_graph returned 3, not (graph2, grads)", "returned 3"),
+        ([ENTRIES + ["p\tneg\tq", "q\tneg\tp"], RIGHT], "in a cycle"),
+        ([ENTRIES + ["p\tneg\tk\tk"], RIGHT], "takes 1"),
+        ([ENTRIES + ["p\texp\tk"], RIGHT], "not an op of OPS"),
+        ([ENTRIES + ["u\tone"], RIGHT], "reuses the name 'u'"),
+        ([ENTRIES + ["k\tone"], RIGHT], "given to two new nodes"),
+        ([["y\tadd\tv\tu", "k\tone"], RIGHT], "should start with the nodes of graph"),
+        ([ENTRIES, {**RIGHT, "u": "nowhere"}], "no name of graph2"),
+        ([ENTRIES + ["z\tsub\tk\tk", "p\tdiv\tk\tz"], {**RIGHT, "u": "p"}], "ZeroDivisionError"),
+        ([ENTRIES + ["p\tneg\tghost"], RIGHT], "never defines"),
+        ([[[[[]]]], {}], "entry 0 of graph2"),
+        ([{"a": 1}, {}], "could not be read"),
+        ([ENTRIES, {"u": "k", "v": "k"}], None),  # y, the output, is gradient_graph_names' business
+        ([ENTRIES + ["z\tsub\tk\tk"], {**RIGHT, "v": "z"}], "dL/dv"),
+    ],
+)
 def test_hostile_gradient_graphs_fail_with_a_sentence(value, says):
     summary = first(value)
     assert (summary is None) if says is None else (says in summary), summary
@@ -60,11 +63,16 @@ def test_memory_judges_refuse_what_is_not_the_answer():
 
 def test_the_renaming_rule_skips_names_the_template_holds():
     template = [("#1", "neg", ["#0"]), ("L", "sq", ["#1"])]
-    assert drivers.symbolic_renamed(template, ["L", "d0", "d0", "#1", "d1"]) == [("d1", "neg", ["d0"]), ("L", "sq", ["d1"])]
+    assert drivers.symbolic_renamed(template, ["L", "d0", "d0", "#1", "d1"]) == [
+        ("d1", "neg", ["d0"]),
+        ("L", "sq", ["d1"]),
+    ]
     assert drivers.symbolic_renamed(template, ["d0"]) == [("#1", "neg", ["d0"]), ("L", "sq", ["#1"])]
 
 
-PADDED = open(symbolic.__file__, encoding="utf-8").read() + '''
+PADDED = (
+    open(symbolic.__file__, encoding="utf-8").read()
+    + """
 
 _reference_gradient_graph = gradient_graph
 
@@ -73,7 +81,8 @@ def gradient_graph(graph, output=None):
     graph2, grads = _reference_gradient_graph(graph, output)
     room = 8 * sum(len(inputs) for _name, _op, inputs in graph) + 3 - (len(graph2) - len(graph))
     return graph2 + [(f"padding_node_number_{k}", "one", []) for k in range(room)], grads
-'''
+"""
+)
 
 
 def test_a_graph2_at_the_size_bound_fits_the_deep_checks_reply():

@@ -7,8 +7,10 @@ MAX_LINES = 400
 
 def lengths():
     """{path from the kit's root: its number of lines} of every module under autograder/."""
-    return {path.relative_to(ROOT).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
-            for path in sorted((ROOT / "autograder").rglob("*.py"))}
+    return {
+        path.relative_to(ROOT).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+        for path in sorted((ROOT / "autograder").rglob("*.py"))
+    }
 
 
 def over(found, most=MAX_LINES):
@@ -26,4 +28,5 @@ def test_no_module_of_the_machinery_is_over_400_lines():
 def test_a_long_module_is_named_with_its_length():
     """The check is real: a module one line over is named, with its length; one at the limit is not."""
     assert over({"autograder/a.py": MAX_LINES + 1, "autograder/b.py": MAX_LINES}) == [
-        f"autograder/a.py: {MAX_LINES + 1} lines"]
+        f"autograder/a.py: {MAX_LINES + 1} lines"
+    ]

@@ -45,7 +45,14 @@ def learner_notebook(learner, lesson=LESSON1):
 
 
 def grade_cell(outputs, points):
-    meta = {"grade": True, "grade_id": "some_test", "locked": False, "points": points, "schema_version": 3, "solution": False}
+    meta = {
+        "grade": True,
+        "grade_id": "some_test",
+        "locked": False,
+        "points": points,
+        "schema_version": 3,
+        "solution": False,
+    }
     return nbformat.v4.new_code_cell("pass", metadata={"nbgrader": meta}, outputs=outputs)
 
 
@@ -66,17 +73,21 @@ def gradebook(tmp_path_factory):
 
 
 def run_preprocessor(nb, db_url, cache_dir, student="someone"):
-    resources = {"nbgrader": {"notebook": Path(LESSON1.notebook).stem, "assignment": LESSON1.assignment,
-                              "student": student, "db_url": db_url}}
+    resources = {
+        "nbgrader": {
+            "notebook": Path(LESSON1.notebook).stem,
+            "assignment": LESSON1.assignment,
+            "student": student,
+            "db_url": db_url,
+        }
+    }
     node = nbformat.reads(json.dumps(nb), as_version=4)  # as nbgrader reads a notebook file
     graded, _ = hidden_checks.HiddenChecks(cache_dir=str(cache_dir)).preprocess(node, resources)
     return {grade_id(c): c for c in graded.cells if utils.is_grade(c)}
 
 
 def output_text(cell):
-    return "\n".join(
-        "\n".join(o.get("traceback", [])) + o.get("text", "") for o in cell.outputs
-    )
+    return "\n".join("\n".join(o.get("traceback", [])) + o.get("text", "") for o in cell.outputs)
 
 
 # ---------------------------------------------------------------- points and outputs
@@ -126,10 +137,16 @@ def test_answer_cells_accept_right_answers_and_explain_wrong_ones():
     """Right answers (in any valid form) pass; wrong ones get a message that names the mistake."""
     from autograder.grading.submission import Chunk
 
-    right = Chunk("c", 'ORDER = ["p", "q", "L"]\nINPUTS_OF_Q = ["a", "p"]\nFAN_OUT_NODE = "a"\nEDGE_COUNT = 5\n'
-                       'CHOICE = "C"\nASSIGN_X = 16.0\nFIRST_WRONG = "t"\nGRAD_Z = 14\nCHOICE_SHARED = "B"\nCHOICE_STEP = "B"')
-    wrong = Chunk("c", 'ORDER = ["q", "p", "L"]\nINPUTS_OF_Q = ["p", "a", "b"]\nFAN_OUT_NODE = "p"\nEDGE_COUNT = True\n'
-                       'CHOICE = "B"\nASSIGN_X = 128\nFIRST_WRONG = "L"\nGRAD_Z = 7\nCHOICE_SHARED = "C"\nCHOICE_STEP = "A"')
+    right = Chunk(
+        "c",
+        'ORDER = ["p", "q", "L"]\nINPUTS_OF_Q = ["a", "p"]\nFAN_OUT_NODE = "a"\nEDGE_COUNT = 5\n'
+        'CHOICE = "C"\nASSIGN_X = 16.0\nFIRST_WRONG = "t"\nGRAD_Z = 14\nCHOICE_SHARED = "B"\nCHOICE_STEP = "B"',
+    )
+    wrong = Chunk(
+        "c",
+        'ORDER = ["q", "p", "L"]\nINPUTS_OF_Q = ["p", "a", "b"]\nFAN_OUT_NODE = "p"\nEDGE_COUNT = True\n'
+        'CHOICE = "B"\nASSIGN_X = 128\nFIRST_WRONG = "L"\nGRAD_Z = 7\nCHOICE_SHARED = "C"\nCHOICE_STEP = "A"',
+    )
     cells = {g: c for g, c in answers.answer_cells().items() if c.assignment in ("lesson1_graphs", "lesson2_backward")}
     assert answers.judge([right], list(cells)) == {g: "" for g in cells}
     said = answers.judge([wrong], list(cells))
@@ -138,7 +155,10 @@ def test_answer_cells_accept_right_answers_and_explain_wrong_ones():
     assert "read only by q" in said["answer_fan_out_node"]
     assert "whole number" in said["answer_edge_count"]
     assert "leaf" in said["answer_multiple_choice"]
-    assert "correct sweep" in said["answer_assign_instead_of_add"] and "FIRST_WRONG" in said["answer_assign_instead_of_add"]
+    assert (
+        "correct sweep" in said["answer_assign_instead_of_add"]
+        and "FIRST_WRONG" in said["answer_assign_instead_of_add"]
+    )
     assert "forward value" in said["answer_gradient_of_z"]
     assert "assign-instead-of-add" in said["answer_shared_branches"]
     assert "sensitivity" in said["answer_backprop_is_not_a_step"]
@@ -168,8 +188,11 @@ def test_restore_metadata_undoes_copied_cells_and_edited_metadata():
     assert len(ids) == len(set(ids))
     put_back = found.index("answer_edge_count")
     assert found[put_back - 1] == "edge_count_solution"
-    learner_code = {"".join(c["source"]) for c in learner_notebook(learner)["cells"]
-                    if c["metadata"].get("nbgrader", {}).get("solution")}
+    learner_code = {
+        "".join(c["source"])
+        for c in learner_notebook(learner)["cells"]
+        if c["metadata"].get("nbgrader", {}).get("solution")
+    }
     assert learner_code <= {"".join(c["source"]) for c in restored["cells"]}, "the learner's code is untouched"
 
 
@@ -193,16 +216,20 @@ def test_chunks_leave_out_test_cells_by_grade_id_not_by_flags():
 @pytest.mark.slow
 def test_preprocessor_scores_grade_cells_by_grade_id(gradebook, tmp_path, monkeypatch):
     """Grade cells get scores from the hidden checks wherever they sit; a second run reads the cached record."""
-    learner = demo.Learner("someone", "users_of lists twice", code=("buggy_users_of_duplicates",),
-                           answers={"EDGE_COUNT": 6})
+    learner = demo.Learner(
+        "someone", "users_of lists twice", code=("buggy_users_of_duplicates",), answers={"EDGE_COUNT": 6}
+    )
     nb = learner_notebook(learner)
     at = [grade_id(c) for c in nb["cells"]].index("users_of_correct")
     nb["cells"].insert(0, nb["cells"].pop(at))  # moved to the top: found by grade id, not by position
     cache = tmp_path / "cache"
     graded = run_preprocessor(nb, gradebook, cache)
 
-    scores = {g: utils.determine_grade(c)[0] for g, c in graded.items() if g in ("answer_order", "answer_edge_count",
-                                                                                  "users_of_correct")}
+    scores = {
+        g: utils.determine_grade(c)[0]
+        for g, c in graded.items()
+        if g in ("answer_order", "answer_edge_count", "users_of_correct")
+    }
     users_of_points = {c.id: c.points for c in all_checks() if c.function == "users_of"}
     lost = sum(points for check, points in users_of_points.items() if check.startswith("users_of_dedup/"))
     assert scores == {"answer_order": 1.0, "answer_edge_count": 0.0, "users_of_correct": 15.0 - lost}
@@ -224,8 +251,10 @@ def test_unreadable_notebook_scores_zero_with_its_message(gradebook, tmp_path):
     """A hand-in listed in problems.json gets 0 in every grade cell, with the problem and its fix as the message."""
     cache = tmp_path / "cache"
     cache.mkdir()
-    message = (f"{LESSON1.notebook}: not valid notebook JSON (line 3: ...); "
-               "open it in JupyterLab, save it, and hand it in again")
+    message = (
+        f"{LESSON1.notebook}: not valid notebook JSON (line 3: ...); "
+        "open it in JupyterLab, save it, and hand it in again"
+    )
     key = f"dennis/{LESSON1.assignment}/{LESSON1.notebook}"
     (cache / hidden_checks.PROBLEMS_FILE).write_text(json.dumps({key: message}), encoding="utf-8")
     graded = run_preprocessor(source_notebook(), gradebook, cache, student="dennis")
@@ -301,15 +330,24 @@ def _handed_in_steps(db_url, nb, overwrite, save, manual):
         gb.add_submission(LESSON1.assignment, "ada")
         gb.find_grade(manual, notebook, LESSON1.assignment, "ada").manual_score = 1.0
         gb.db.commit()
-    resources = {"nbgrader": {"notebook": notebook, "assignment": LESSON1.assignment, "student": "ada", "db_url": db_url}}
+    resources = {
+        "nbgrader": {"notebook": notebook, "assignment": LESSON1.assignment, "student": "ada", "db_url": db_url}
+    }
     node = nbformat.reads(json.dumps(nb), as_version=4)
     node, resources = overwrite(add_missing_cells=True).preprocess(node, resources)
     node, resources = save().preprocess(node, resources)
     with Gradebook(db_url) as gb:
         rows = sorted(
-            (kind.__name__, row.name, getattr(row, "auto_score", None), getattr(row, "manual_score", None),
-             getattr(row, "needs_manual_grade", None), getattr(row, "auto_comment", None))
-            for kind in (Grade, Comment) for row in gb.db.query(kind)
+            (
+                kind.__name__,
+                row.name,
+                getattr(row, "auto_score", None),
+                getattr(row, "manual_score", None),
+                getattr(row, "needs_manual_grade", None),
+                getattr(row, "auto_comment", None),
+            )
+            for kind in (Grade, Comment)
+            for row in gb.db.query(kind)
         )
     written = json.loads(nbformat.writes(node))
     for cell in written["cells"]:
@@ -333,8 +371,11 @@ def test_read_once_steps_change_and_save_exactly_what_nbgrader_does(tmp_path):
     course = prepared_course(tmp_path / "course")
     nb = json.loads((course.root / "release" / LESSON1.assignment / LESSON1.notebook).read_text(encoding="utf-8"))
     graded = [c for c in nb["cells"] if c.get("metadata", {}).get("nbgrader", {}).get("grade")]
-    locked = [c for c in nb["cells"] if c.get("metadata", {}).get("nbgrader", {}).get("locked")
-              and not c["metadata"]["nbgrader"].get("grade")]
+    locked = [
+        c
+        for c in nb["cells"]
+        if c.get("metadata", {}).get("nbgrader", {}).get("locked") and not c["metadata"]["nbgrader"].get("grade")
+    ]
     assert len(graded) >= 4 and locked
     nb["cells"].remove(graded[0])
     graded[1]["metadata"]["nbgrader"]["points"] += 5
@@ -400,9 +441,11 @@ def test_the_feedback_exporter_adds_what_nbconverts_soup_pass_adds():
 
     from autograder.nbgrader.speedups import NO_ALT, accessible
 
-    page = ('<div class="jp-Notebook"><div class="jp-Cell-inputWrapper">x</div>'
-            '<div class="jp-OutputArea-output jp-RenderedText">y</div><div class="jp-Cell-inputWrapperish">z</div>'
-            '<img src="data:image/png;base64,AA=="><img alt="a graph" src="data:image/png;base64,AA=="></div>')
+    page = (
+        '<div class="jp-Notebook"><div class="jp-Cell-inputWrapper">x</div>'
+        '<div class="jp-OutputArea-output jp-RenderedText">y</div><div class="jp-Cell-inputWrapperish">z</div>'
+        '<img src="data:image/png;base64,AA=="><img alt="a graph" src="data:image/png;base64,AA=="></div>'
+    )
     soup = BeautifulSoup(accessible(page), features="html.parser")
     assert [d.get("tabindex") for d in soup.select("div")] == [None, "0", "0", None]
     assert [img["alt"] for img in soup.select("img")] == [NO_ALT, "a graph"]

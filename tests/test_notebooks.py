@@ -162,7 +162,9 @@ def nbgrader_runs(tmp_path_factory):
     validating = nbgrader(plain, "validate", *sources)
     schema = subprocess.Popen(
         [sys.executable, "-c", NBFORMAT_CHECK, *[str(p) for p in notebook_paths(plain).values()]],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     runs = {"course": course}
     # --no-db: the release notebooks are the same, and skipping the gradebook saves seconds per run.
@@ -237,7 +239,9 @@ def test_lesson_file_errors_name_the_line():
     with pytest.raises(LessonError, match=r"bad\.py:1: the value of points is not JSON"):
         parse_lesson('# %% tests grade_id="x" points=one judge="order"\n', "bad.py")
     with pytest.raises(LessonError, match=r"bad\.py:1: .*no top-level nothing_here"):
-        lessons.build_notebook(LESSONS[0], '# %% reference grade_id="x" module="graph" names=["nothing_here"]\n', REFERENCES, "bad.py")
+        lessons.build_notebook(
+            LESSONS[0], '# %% reference grade_id="x" module="graph" names=["nothing_here"]\n', REFERENCES, "bad.py"
+        )
 
 
 ANSWER = '# %% answer grade_id="q_solution"\n### BEGIN SOLUTION\nORDER = ["p", "q", "L"]\n### END SOLUTION\n'
@@ -246,17 +250,39 @@ ANSWER = '# %% answer grade_id="q_solution"\n### BEGIN SOLUTION\nORDER = ["p", "
 @pytest.mark.parametrize(
     "lesson_text, says",
     [
-        (ANSWER + '# %% tests grade_id="q" points=1 judge="nosuch"\nassert True\n', r"bad\.py:5: judge='nosuch' is not defined; use one of the kit's \(choice, equals, one_of\)"),
-        (ANSWER + '# %% tests grade_id="q" judge="order"\nassert True\n', r"bad\.py:5: an answer's grade cell needs points="),
-        ('# %% tests grade_id="q" points=1 judge="order"\nassert True\n', r"bad\.py:1: a judge cell needs the answer cell"),
-        (ANSWER.replace("ORDER", "ORDRE") + '# %% tests grade_id="q" points=1 judge="order"\nassert True\n',
-         r"the judge 'order' reads ORDER, but the answer cell above assigns ORDRE"),
-        ('# %% tests grade_id="f" grades="forward"\nassert True\n', r"bad\.py:1: grades='forward', but no reference cell of this lesson names it"),
-        ('# %% reference grade_id="r" module="graph" names=["forward"]\n'
-         '# %% tests grade_id="f" grades="forward"\nassert True\n',
-         r"bad\.py:2: no hidden check grades 'forward'"),
-        ('# %% reference grade_id="r" module="nowhere" names=["forward"]\n', r"module='nowhere', but solutions/ has no nowhere\.py"),
-        ('# %% tests grade_id="f" grades="evaluate" points=25\nassert True\n', r"a function cell is worth its hidden checks"),
+        (
+            ANSWER + '# %% tests grade_id="q" points=1 judge="nosuch"\nassert True\n',
+            r"bad\.py:5: judge='nosuch' is not defined; use one of the kit's \(choice, equals, one_of\)",
+        ),
+        (
+            ANSWER + '# %% tests grade_id="q" judge="order"\nassert True\n',
+            r"bad\.py:5: an answer's grade cell needs points=",
+        ),
+        (
+            '# %% tests grade_id="q" points=1 judge="order"\nassert True\n',
+            r"bad\.py:1: a judge cell needs the answer cell",
+        ),
+        (
+            ANSWER.replace("ORDER", "ORDRE") + '# %% tests grade_id="q" points=1 judge="order"\nassert True\n',
+            r"the judge 'order' reads ORDER, but the answer cell above assigns ORDRE",
+        ),
+        (
+            '# %% tests grade_id="f" grades="forward"\nassert True\n',
+            r"bad\.py:1: grades='forward', but no reference cell of this lesson names it",
+        ),
+        (
+            '# %% reference grade_id="r" module="graph" names=["forward"]\n'
+            '# %% tests grade_id="f" grades="forward"\nassert True\n',
+            r"bad\.py:2: no hidden check grades 'forward'",
+        ),
+        (
+            '# %% reference grade_id="r" module="nowhere" names=["forward"]\n',
+            r"module='nowhere', but solutions/ has no nowhere\.py",
+        ),
+        (
+            '# %% tests grade_id="f" grades="evaluate" points=25\nassert True\n',
+            r"a function cell is worth its hidden checks",
+        ),
         ('# %% tests grade_id="f"\nassert True\n', r"grades either a function .* or an answer"),
         ('# %% answer grade_id="a"\nORDER = 1\n', r"answer cell 'a' has no solution region"),
     ],
@@ -293,7 +319,8 @@ def test_definition_cells_are_cut_verbatim_from_the_reference():
                 continue
             if cell.id not in wanted:
                 assert "def " not in cell.source and "OPS =" not in cell.source, (
-                    f"{lesson.notebook}:{cell.id} defines something but is no reference cell of {lesson.source}")
+                    f"{lesson.notebook}:{cell.id} defines something but is no reference cell of {lesson.source}"
+                )
                 continue
             module, names = wanted[cell.id]["module"], wanted[cell.id]["names"]
             blocks = lessons.reference_blocks(modules[module].read_text(encoding="utf-8"))
@@ -302,7 +329,7 @@ def test_definition_cells_are_cut_verbatim_from_the_reference():
             while rest:
                 block = next((b for b in named if rest.startswith(b)), None)
                 assert block, f"{lesson.notebook}:{cell.id} is not made of slices of solutions/{module}.py ({names})"
-                rest = rest[len(block):].lstrip("\n")
+                rest = rest[len(block) :].lstrip("\n")
             defined[cell.id] = cell.source
     assert {"ops_table", "evaluate_solution", "inputs_of_solution", "users_of_solution", "backward_solution"} <= set(
         defined
@@ -340,13 +367,25 @@ def test_notebook_functions_behave_like_the_reference():
                 exec(compile(cell.source, f"{lesson.notebook}:{cell.id}", "exec"), space)
     for module, space in spaces.items():
         ops = getattr(importlib.import_module(f"solutions.{module}"), "OPS", None)
-        assert set(space.get("OPS", ())) == set(ops or ()), f"the {module} lessons' OPS differs from solutions/{module}.py's"
+        assert set(space.get("OPS", ())) == set(ops or ()), (
+            f"the {module} lessons' OPS differs from solutions/{module}.py's"
+        )
     ns = spaces["graph"]
     z = ABC_SQUARED[:2]
-    mixed = [("u", "sub", ["x", "y"]), ("v", "div", ["u", "y"]), ("w", "tanh", ["v"]), ("r", "relu", ["w"]),
-             ("n", "neg", ["r"])]
-    cases = [(z, ABC_LEAVES), (ABC_SQUARED, ABC_LEAVES), (ABA_SQUARED, {"a": 2, "b": 3}), (DIAMOND, DIAMOND_LEAVES),
-             (mixed, {"x": 5.0, "y": 2.0})]
+    mixed = [
+        ("u", "sub", ["x", "y"]),
+        ("v", "div", ["u", "y"]),
+        ("w", "tanh", ["v"]),
+        ("r", "relu", ["w"]),
+        ("n", "neg", ["r"]),
+    ]
+    cases = [
+        (z, ABC_LEAVES),
+        (ABC_SQUARED, ABC_LEAVES),
+        (ABA_SQUARED, {"a": 2, "b": 3}),
+        (DIAMOND, DIAMOND_LEAVES),
+        (mixed, {"x": 5.0, "y": 2.0}),
+    ]
 
     assert ns["evaluate"](*cases[0])["z"] == 7
     for graph, leaves in cases:
@@ -435,7 +474,9 @@ def test_release_turns_every_solution_region_into_a_stub(released):
             assert count >= 1, f"{cell.id} has no solution region"
             stubbed = release[cell.id].source
             tasks = tasks_of(cell.source)
-            assert len(tasks) == count and all(tasks), f"{cell.id}: a solution region neither sits in a def nor sets a variable"
+            assert len(tasks) == count and all(tasks), (
+                f"{cell.id}: a solution region neither sits in a def nor sets a variable"
+            )
 
             def stub(index, tasks=tasks):
                 return ["# YOUR CODE HERE", f'raise NotImplementedError("{tasks[index]}: not written yet")']
@@ -464,11 +505,17 @@ def test_named_stubs_name_each_region_of_a_cell_for_its_own_task():
 
     from autograder.nbgrader.named_stubs import NamedStubs
 
-    source = ("class Tape:\n    def __init__(self):\n        ### BEGIN SOLUTION\n        self.entries = []\n"
-              "        ### END SOLUTION\n\n\nclass Var:\n    def value(self):\n        ### BEGIN SOLUTION\n"
-              "        return 1\n        ### END SOLUTION\n")
-    cell = nbformat.v4.new_code_cell(source, metadata={"nbgrader": {"solution": True, "grade": False, "grade_id": "t",
-                                                                     "locked": False, "schema_version": 3}})
+    source = (
+        "class Tape:\n    def __init__(self):\n        ### BEGIN SOLUTION\n        self.entries = []\n"
+        "        ### END SOLUTION\n\n\nclass Var:\n    def value(self):\n        ### BEGIN SOLUTION\n"
+        "        return 1\n        ### END SOLUTION\n"
+    )
+    cell = nbformat.v4.new_code_cell(
+        source,
+        metadata={
+            "nbgrader": {"solution": True, "grade": False, "grade_id": "t", "locked": False, "schema_version": 3}
+        },
+    )
     step = NamedStubs(code_stub={"python": '# YOUR CODE HERE\nraise NotImplementedError("{task}: not written yet")'})
     stubbed, _ = step.preprocess_cell(cell, {"language": "python"}, 0)
     assert 'raise NotImplementedError("task Tape: not written yet")' in stubbed.source
@@ -506,4 +553,6 @@ def test_a_lesson_source_saved_by_jupytext_builds_the_same_notebook():
     for path in sorted((NOTEBOOKS / "lessons").glob("*.py")):
         text = path.read_text(encoding="utf-8")
         saved = jupytext.writes(jupytext.reads(text, fmt="py:percent"), fmt="py:percent")
-        assert parse_lesson(saved, path.name) == parse_lesson(text, path.name), f"{path.name} changes when jupytext saves it"
+        assert parse_lesson(saved, path.name) == parse_lesson(text, path.name), (
+            f"{path.name} changes when jupytext saves it"
+        )

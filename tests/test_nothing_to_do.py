@@ -57,7 +57,8 @@ def test_a_refusal_comes_before_nbgrader_and_writes_nothing(tmp_path, case):
     assert len(message) == 1 and refusals.of_batch(out, *_sources(args)) in message[0]
     assert not {m for m in imported(done.stderr) if m.split(".")[0] in ("nbgrader", "nbformat")}
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file()) == sorted(
-        ["download.zip", "real.zip"])
+        ["download.zip", "real.zip"]
+    )
 
 
 def _sources(args):

@@ -25,14 +25,19 @@ FIXTURE = ROOT / "tests" / "fixture_course"
 PAGE = ROOT / "docs" / "authoring.md"
 NOT_SOURCES = ("__pycache__", ".prepared.json", "dist", ".pytest_cache")  # what running a course leaves in it
 # A file the page shows (```python file=checks.py), or commands it has the reader run (```sh step).
-BLOCK = re.compile(r"^(?P<fence>`{3,})(?:\w+ file=(?P<file>\S+)|sh (?P<step>step))\n(?P<body>.*?)^(?P=fence)$",
-                   re.MULTILINE | re.DOTALL)
+BLOCK = re.compile(
+    r"^(?P<fence>`{3,})(?:\w+ file=(?P<file>\S+)|sh (?P<step>step))\n(?P<body>.*?)^(?P=fence)$",
+    re.MULTILINE | re.DOTALL,
+)
 
 
 def files_of(folder):
     """{path relative to ``folder``: bytes} of a course's files, what running it leaves out."""
-    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in sorted(folder.rglob("*"))
-            if path.is_file() and not set(path.relative_to(folder).parts) & set(NOT_SOURCES)}
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and not set(path.relative_to(folder).parts) & set(NOT_SOURCES)
+    }
 
 
 def walkthrough(folder, env):
@@ -76,15 +81,29 @@ def test_the_authoring_page_builds_the_fixture_course_from_nothing(course):
 
 def make(course, *targets, **settings):
     folder, env = course
-    line = ["make", "--no-print-directory", "-C", str(ROOT), "-o", ".venv/.ready", *targets,
-            *(f"{key}={value}" for key, value in settings.items())]
+    line = [
+        "make",
+        "--no-print-directory",
+        "-C",
+        str(ROOT),
+        "-o",
+        ".venv/.ready",
+        *targets,
+        *(f"{key}={value}" for key, value in settings.items()),
+    ]
     return subprocess.run(line, env=env, capture_output=True, text=True, timeout=600)
 
 
 def cli(course, *args):
     folder, env = course
-    return subprocess.run([sys.executable, "-m", "autograder", *args], cwd=folder.parent, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "autograder", *args],
+        cwd=folder.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_the_cli_grades_a_handin_of_that_course_and_says_when_one_matches_no_lesson(course):
@@ -99,8 +118,12 @@ def test_the_cli_grades_a_handin_of_that_course_and_says_when_one_matches_no_les
 
 def test_the_cli_says_when_the_course_cannot_be_found(course, tmp_path):
     folder, env = course
-    done = subprocess.run([sys.executable, "-m", "autograder", "grade", str(folder / "solutions" / "words.py")],
-                          env=dict(env, GRAPHKIT_COURSE=str(tmp_path / "no_course")), capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "autograder", "grade", str(folder / "solutions" / "words.py")],
+        env=dict(env, GRAPHKIT_COURSE=str(tmp_path / "no_course")),
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 3 and "Traceback" not in done.stderr, done.stderr
     assert f"{tmp_path / 'no_course'}" in done.stderr and "__init__.py" in done.stderr
 
@@ -183,6 +206,7 @@ def test_make_release_writes_that_course_s_bundle_beside_it(course):
     assert done.returncode == 0, done.stdout + done.stderr
     bundle = folder / "dist" / "learner"
     assert (bundle / "notebooks" / "lesson1_words" / "words.ipynb").is_file()
-    assert (bundle / "exercises" / "words.py").read_text(encoding="utf-8") == \
-        (folder / "exercises" / "words.py").read_text(encoding="utf-8")
+    assert (bundle / "exercises" / "words.py").read_text(encoding="utf-8") == (
+        folder / "exercises" / "words.py"
+    ).read_text(encoding="utf-8")
     assert not (bundle / "solutions").exists()

@@ -74,9 +74,11 @@ def test_draw_labels_and_marks_an_input_read_twice():
 def test_draw_works_headless_in_a_fresh_process():
     """No display and no backend chosen: the helper draws with Agg and saves a PNG."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "MPLBACKEND")}
-    code = ("import io, matplotlib; from exercises.draw import draw; from graphcourse.examples import DIAMOND;"
-            "fig = draw(DIAMOND); buf = io.BytesIO(); fig.savefig(buf, format='png');"
-            "print(matplotlib.get_backend(), buf.getvalue()[:4] == b'\\x89PNG')")
+    code = (
+        "import io, matplotlib; from exercises.draw import draw; from graphcourse.examples import DIAMOND;"
+        "fig = draw(DIAMOND); buf = io.BytesIO(); fig.savefig(buf, format='png');"
+        "print(matplotlib.get_backend(), buf.getvalue()[:4] == b'\\x89PNG')"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["agg", "True"] or done.stdout.split() == ["Agg", "True"], done.stdout
@@ -149,8 +151,9 @@ def test_only_small_backward_failures_get_a_picture():
     values = reference.evaluate(chain, {"n0": 1.0})
     case = SimpleNamespace(fn="backward", args=[chain, values], kwargs={}, label="")
     assert picture.of_failure(SimpleNamespace(case=case, first_wrong="n1", got=values)) == ""
-    small = SimpleNamespace(fn="backward", args=[chain[:3], {k: values[k] for k in ("n0", "n1", "n2", "n3")}],
-                            kwargs={}, label="")
+    small = SimpleNamespace(
+        fn="backward", args=[chain[:3], {k: values[k] for k in ("n0", "n1", "n2", "n3")}], kwargs={}, label=""
+    )
     assert picture.of_failure(SimpleNamespace(case=small, first_wrong="n1", got={}))
     assert picture.of_failure(SimpleNamespace(case=small, first_wrong="", got={})) == ""
     assert picture.of_failure(SimpleNamespace(case=small, first_wrong="n1", got=None)) == ""
@@ -169,7 +172,12 @@ def enters(segment, box, eps=1e-6):
     (x1, y1), (x2, y2) = segment
     low, high = 0.0, 1.0  # Liang-Barsky: clip the segment to the box shrunk by eps
     x0, y0, w, h = box
-    for p, q in ((x1 - x2, x1 - x0 - eps), (x2 - x1, x0 + w - eps - x1), (y1 - y2, y1 - y0 - eps), (y2 - y1, y0 + h - eps - y1)):
+    for p, q in (
+        (x1 - x2, x1 - x0 - eps),
+        (x2 - x1, x0 + w - eps - x1),
+        (y1 - y2, y1 - y0 - eps),
+        (y2 - y1, y0 + h - eps - y1),
+    ):
         if p == 0:
             if q < 0:
                 return False
@@ -215,9 +223,16 @@ def misleading(picture, edges):
 def test_geometry_checks_catch_an_arrow_through_a_box():
     """The checks below can fail: c's straight arrow to z across p's box, as a hash seed once drew it, is caught."""
     boxes = {"a": [0, 0, 2, 1], "b": [0, 2, 2, 1], "c": [0, 4, 2, 1], "p": [3, 2, 2, 1], "z": [6, 4, 2, 1]}
-    straight = {"boxes": boxes, "overflow": [], "lines": [[[2, 4.5], [4, 2.5], [5.9, 4.4]]], "heads": [[[6, 4.5], [5.9, 4.4], [5.9, 4.6]]]}
+    straight = {
+        "boxes": boxes,
+        "overflow": [],
+        "lines": [[[2, 4.5], [4, 2.5], [5.9, 4.4]]],
+        "heads": [[[6, 4.5], [5.9, 4.4], [5.9, 4.6]]],
+    }
     assert misleading(straight, [("c", "z")]) == ["the arrow c -> z passes through the box of 'p'"]
-    around = dict(straight, lines=[[[2, 4.5], [3, 4.5], [5, 4.5], [5.9, 4.5]]], heads=[[[6, 4.5], [5.9, 4.45], [5.9, 4.55]]])
+    around = dict(
+        straight, lines=[[[2, 4.5], [3, 4.5], [5, 4.5], [5.9, 4.5]]], heads=[[[6, 4.5], [5.9, 4.45], [5.9, 4.55]]]
+    )
     assert misleading(around, [("c", "z")]) == []
     assert misleading(around, [("c", "z"), ("p", "z")])[-1].startswith("the arrows drawn")
 
@@ -225,7 +240,9 @@ def test_geometry_checks_catch_an_arrow_through_a_box():
 def test_lesson_one_keeps_c_out_of_p():
     """z = a*b + c: c's arrow to z runs through a lane beside p, not across p's box, and the rows follow the list."""
     placed = shared_layout(ABC_SQUARED[:2], 150, 72, 60, 22)
-    assert [name for name, _xy in sorted(placed.boxes.items(), key=lambda item: item[1][::-1]) if placed.boxes[name][0] == 0] == ["a", "b", "c"]
+    assert [
+        name for name, _xy in sorted(placed.boxes.items(), key=lambda item: item[1][::-1]) if placed.boxes[name][0] == 0
+    ] == ["a", "b", "c"]
     boxes = {name: [x, y, 150, 72] for name, (x, y) in placed.boxes.items()}
     for source, target, _times, points in placed.edges:
         for segment in zip(points, points[1:]):
@@ -258,8 +275,9 @@ def test_the_feedback_draws_a_lesson_picture_as_draw_places_it():
     groups = {g.find(f"{SVG}title").text: g for g in root.iter(f"{SVG}g") if g.get("class") == "node"}
     assert ["".join(t.itertext()) for t in groups["p"].iter(f"{SVG}text")] == ["p = mul", "value 6", "grad 14"]
     placed = picture.placed(graph)
-    assert {n: (float(g.find(f"{SVG}rect").get("x")), float(g.find(f"{SVG}rect").get("y"))) for n, g in groups.items()} == {
-        n: (float(x), float(y)) for n, (x, y) in placed.boxes.items()}
+    assert {
+        n: (float(g.find(f"{SVG}rect").get("x")), float(g.find(f"{SVG}rect").get("y"))) for n, g in groups.items()
+    } == {n: (float(x), float(y)) for n, (x, y) in placed.boxes.items()}
     assert ["".join(t.itertext()) for t in parse(picture.drawing(graph)).iter(f"{SVG}text")][:1] == ["a (leaf)"]
     assert picture.drawing([]) == "" and picture.drawing([("a", "neg", ["a"])]) == ""
 
@@ -270,8 +288,14 @@ def every_picture():
     drawn = {}
     for seed in HASH_SEEDS:
         env = dict(os.environ, PYTHONHASHSEED=str(seed), MPLBACKEND="Agg")
-        done = subprocess.run([sys.executable, "-m", "tests.draw_every_picture"], cwd=ROOT, env=env,
-                              capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            [sys.executable, "-m", "tests.draw_every_picture"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert done.returncode == 0, done.stderr[-3000:]
         drawn[seed] = json.loads(done.stdout)
     return drawn
@@ -282,8 +306,9 @@ def test_every_lesson_picture_is_the_same_under_every_hash_seed(every_picture):
     first, *others = HASH_SEEDS
     where = [p["where"] for p in every_picture[first]]
     assert sum(w.startswith("graphcourse/examples.py") for w in where) >= 3
-    assert {w.split(" cell ")[0] for w in where if " cell " in w} == {lesson.notebook for lesson in LESSONS
-                                                                    if "draw(" in lesson.notebook_path().read_text()}
+    assert {w.split(" cell ")[0] for w in where if " cell " in w} == {
+        lesson.notebook for lesson in LESSONS if "draw(" in lesson.notebook_path().read_text()
+    }
     for seed in others:
         assert every_picture[seed] == every_picture[first], f"PYTHONHASHSEED={seed} draws another picture"
 
@@ -296,7 +321,9 @@ def test_no_arrow_of_any_lesson_picture_passes_through_a_box(every_picture):
             assert "svg" in drawn or len({n for e in drawn["edges"] for n in e}) > picture.MAX_NAMES, drawn["where"]
             for kind in ("draw", "svg"):
                 if kind in drawn:
-                    problems += [f"seed {seed}, {drawn['where']} ({kind}): {p}" for p in misleading(drawn[kind], drawn["edges"])]
+                    problems += [
+                        f"seed {seed}, {drawn['where']} ({kind}): {p}" for p in misleading(drawn[kind], drawn["edges"])
+                    ]
     assert problems == []
 
 
@@ -305,9 +332,19 @@ def test_no_arrow_of_any_lesson_picture_passes_through_a_box(every_picture):
 
 def grade_cell(outputs, points=40):
     return nbformat.v4.new_code_cell(
-        source="# visible tests", outputs=outputs,
-        metadata={"nbgrader": {"grade": True, "solution": False, "locked": True, "grade_id": "backward_correct",
-                               "points": points, "schema_version": 3}})
+        source="# visible tests",
+        outputs=outputs,
+        metadata={
+            "nbgrader": {
+                "grade": True,
+                "solution": False,
+                "locked": True,
+                "grade_id": "backward_correct",
+                "points": points,
+                "schema_version": 3,
+            }
+        },
+    )
 
 
 def test_pictures_change_no_score(fan_out_record):
@@ -317,7 +354,7 @@ def test_pictures_change_no_score(fan_out_record):
     for outcome in outcomes:
         with_pictures = cell_outputs(outcome)
         without = cell_outputs(dict(outcome, pictures=[]))
-        assert [o for o in with_pictures if o.output_type == "display_data"] == with_pictures[len(without):]
+        assert [o for o in with_pictures if o.output_type == "display_data"] == with_pictures[len(without) :]
         assert utils.determine_grade(grade_cell(with_pictures)) == utils.determine_grade(grade_cell(without))
     assert utils.determine_grade(grade_cell(cell_outputs(partial)))[0] == partial["score"]
     assert any(o.output_type == "display_data" and "image/svg+xml" in o.data for o in cell_outputs(partial))
@@ -339,14 +376,20 @@ HOSTILE_SVG = {
     "onload": '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="1" height="1"></rect></svg>',
     "handler on a shape": '<svg xmlns="http://www.w3.org/2000/svg"><rect onclick="alert(1)"></rect></svg>',
     "href": '<svg xmlns="http://www.w3.org/2000/svg"><a href="javascript:alert(1)"><text>x</text></a></svg>',
-    "xlink:href": ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
-                   '<use xlink:href="https://example.org/x.svg#y"></use></svg>'),
-    "foreignObject": ('<svg xmlns="http://www.w3.org/2000/svg"><foreignObject width="9" height="9">'
-                      '<img src="x" onerror="alert(1)"></foreignObject></svg>'),
+    "xlink:href": (
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
+        '<use xlink:href="https://example.org/x.svg#y"></use></svg>'
+    ),
+    "foreignObject": (
+        '<svg xmlns="http://www.w3.org/2000/svg"><foreignObject width="9" height="9">'
+        '<img src="x" onerror="alert(1)"></foreignObject></svg>'
+    ),
     "style with url()": '<svg xmlns="http://www.w3.org/2000/svg"><rect style="fill: url(https://example.org/)"></rect></svg>',
     "fill with url()": '<svg xmlns="http://www.w3.org/2000/svg"><rect fill="url(#g)"></rect></svg>',
-    "animate": ('<svg xmlns="http://www.w3.org/2000/svg"><a><animate attributeName="href" '
-                'to="javascript:alert(1)"></animate><text>x</text></a></svg>'),
+    "animate": (
+        '<svg xmlns="http://www.w3.org/2000/svg"><a><animate attributeName="href" '
+        'to="javascript:alert(1)"></animate><text>x</text></a></svg>'
+    ),
     "other namespace": '<svg xmlns="http://www.w3.org/1999/xhtml"><rect></rect></svg>',
     "two documents": '<svg xmlns="http://www.w3.org/2000/svg"></svg><script>alert(1)</script><svg></svg>',
 }
@@ -356,8 +399,10 @@ HOSTILE_SVG = {
 def test_hostile_svg_output_is_removed_and_the_page_stays_inert(kind):
     svg = HOSTILE_SVG[kind]
     assert not is_safe_svg(svg)
-    outputs = [nbformat.v4.new_output("display_data", data={"image/svg+xml": svg}),
-               nbformat.v4.new_output("display_data", data={"text/html": svg, "text/plain": "a drawing"})]
+    outputs = [
+        nbformat.v4.new_output("display_data", data={"image/svg+xml": svg}),
+        nbformat.v4.new_output("display_data", data={"text/html": svg, "text/plain": "a drawing"}),
+    ]
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("draw()", outputs=outputs)])
     assert sanitize_notebook(nb) == 1
     kept = nb.cells[0].outputs
@@ -366,19 +411,32 @@ def test_hostile_svg_output_is_removed_and_the_page_stays_inert(kind):
 
 
 def test_a_learners_plain_svg_is_kept():
-    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><g fill="red">'
-           '<circle cx="10" cy="10" r="5"></circle><text x="1" y="9">a &amp; b</text></g></svg>')
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
-        "draw()", outputs=[nbformat.v4.new_output("display_data", data={"image/svg+xml": svg, "text/html": svg})])])
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><g fill="red">'
+        '<circle cx="10" cy="10" r="5"></circle><text x="1" y="9">a &amp; b</text></g></svg>'
+    )
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell(
+                "draw()",
+                outputs=[nbformat.v4.new_output("display_data", data={"image/svg+xml": svg, "text/html": svg})],
+            )
+        ]
+    )
     assert sanitize_notebook(nb) == 0
     assert json.dumps(nb.cells[0].outputs[0].data, sort_keys=True) == json.dumps(
-        {"image/svg+xml": svg, "text/html": svg}, sort_keys=True)
+        {"image/svg+xml": svg, "text/html": svg}, sort_keys=True
+    )
 
 
 def test_the_graders_missing_drawing_helper_is_no_problem_of_the_learner():
     """The lessons' drawing cells cannot import exercises.draw in the sandbox: that is not reported."""
     errors = [
-        {"label": "backward_sweep.ipynb cell 5", "type": "ModuleNotFoundError", "message": "No module named 'exercises'"},
+        {
+            "label": "backward_sweep.ipynb cell 5",
+            "type": "ModuleNotFoundError",
+            "message": "No module named 'exercises'",
+        },
         {"label": "backward_sweep.ipynb cell 6", "type": "ModuleNotFoundError", "message": "No module named 'numpy'"},
     ]
     lines = feedback.load_problems(SimpleNamespace(load_errors=errors, notes=[]))

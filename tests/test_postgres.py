@@ -38,7 +38,9 @@ from tests.conftest import ROOT, prepared_course
 
 pytestmark = pytest.mark.slow
 
-GRADE = "import sys; from autograder.pipeline import batch; batch.run(sys.argv[1], workers=2)"  # the folder's own gradebook
+GRADE = (
+    "import sys; from autograder.pipeline import batch; batch.run(sys.argv[1], workers=2)"  # the folder's own gradebook
+)
 RECORDS = ("records", "seconds")  # under cache/: the hidden checks' graded records, by hash of the code
 
 
@@ -64,8 +66,10 @@ def without_timings(value):
 
 
 def results_without_timings(out):
-    return {path.relative_to(out).as_posix(): without_timings(json.loads(path.read_text(encoding="utf-8")))
-            for path in sorted((out / "results").rglob("*.json"))}
+    return {
+        path.relative_to(out).as_posix(): without_timings(json.loads(path.read_text(encoding="utf-8")))
+        for path in sorted((out / "results").rglob("*.json"))
+    }
 
 
 @pytest.fixture(scope="module")
@@ -110,10 +114,14 @@ def runs(server, sqlite_run):
 def test_a_postgresql_gradebook_grades_the_demo_cohort_as_sqlite_does(runs):
     assert runs.exit == 0, runs.log.getvalue()[-3000:]
     for name in ("grades.csv", "checks.csv"):
-        assert (runs.postgres / name).read_text(encoding="utf-8") == (runs.sqlite / name).read_text(encoding="utf-8"), name
+        assert (runs.postgres / name).read_text(encoding="utf-8") == (runs.sqlite / name).read_text(encoding="utf-8"), (
+            name
+        )
     assert results_without_timings(runs.postgres) == results_without_timings(runs.sqlite)
     assert not (runs.postgres / "gradebook.db").exists(), "nothing was written to an SQLite file"
-    assert f'c.CourseDirectory.db_url = "{runs.url}"' in (runs.postgres / "nbgrader_config.py").read_text(encoding="utf-8")
+    assert f'c.CourseDirectory.db_url = "{runs.url}"' in (runs.postgres / "nbgrader_config.py").read_text(
+        encoding="utf-8"
+    )
 
 
 @pytest.mark.postgres
@@ -126,7 +134,10 @@ def test_the_folder_remembers_its_gradebook_for_later_commands(runs, tmp_path):
     names.write_text("id,first_name,last_name\nada,Ada,Lovelace\n", encoding="utf-8")
     assert roster.main([str(names), "--out", str(runs.postgres)]) == 0
     with Gradebook(runs.url) as gradebook:
-        assert (gradebook.find_student("ada").first_name, gradebook.find_student("ada").last_name) == ("Ada", "Lovelace")
+        assert (gradebook.find_student("ada").first_name, gradebook.find_student("ada").last_name) == (
+            "Ada",
+            "Lovelace",
+        )
     again = batch.run(runs.postgres, workers=2, stream=io.StringIO())  # no DB_URL: the folder's own
     assert again.regraded == [], "the same gradebook: nothing to grade again"
     assert not (runs.postgres / "gradebook.db").exists()
@@ -135,8 +146,12 @@ def test_the_folder_remembers_its_gradebook_for_later_commands(runs, tmp_path):
 def test_the_gradebook_url_is_checked_before_anything_is_written(tmp_path):
     from autograder.nbgrader.course_folder import BatchError
 
-    for url, says in (("postgresql://grader:secret@db/course", "password"), ("mysql://db/course", "sqlite or postgresql"),
-                      ("not a url", "not a database URL"), ("sqlite:///relative.db", "absolute path")):
+    for url, says in (
+        ("postgresql://grader:secret@db/course", "password"),
+        ("mysql://db/course", "sqlite or postgresql"),
+        ("not a url", "not a database URL"),
+        ("sqlite:///relative.db", "absolute path"),
+    ):
         with pytest.raises(BatchError, match=says):
             batch.run(tmp_path / "out", stream=io.StringIO(), db_url=url)
     assert not (tmp_path / "out").exists()
@@ -153,11 +168,17 @@ def marks_of(url, graders=2, per_grader=3):
                 notebook = submission.notebooks[0]
                 grade = sorted(notebook.grades, key=lambda g: g.name)[0]
                 comment = sorted(notebook.comments, key=lambda c: c.name)[0]
-                chosen.append((submission.student_id, assignment.name, notebook.name, grade.name, grade.max_score,
-                               comment.name))
+                chosen.append(
+                    (submission.student_id, assignment.name, notebook.name, grade.name, grade.max_score, comment.name)
+                )
     chosen = chosen[:: max(1, len(chosen) // (graders * per_grader))][: graders * per_grader]
-    return [[[*mark[:4], round(mark[4] / 2, 2), mark[5], f"grader {g + 1} on {mark[0]} {mark[3]}: <i>see me</i>"]
-             for mark in chosen[g::graders]] for g in range(graders)]
+    return [
+        [
+            [*mark[:4], round(mark[4] / 2, 2), mark[5], f"grader {g + 1} on {mark[0]} {mark[3]}: <i>see me</i>"]
+            for mark in chosen[g::graders]
+        ]
+        for g in range(graders)
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -167,14 +188,26 @@ def graders_at_work(runs, tmp_path_factory):
     seen = SimpleNamespace(marks=marks_of(runs.url), stop=folder / "stop")
     for student, assignment, *_rest in (mark for marks in seen.marks for mark in marks):
         shutil.rmtree(runs.postgres / "autograded" / student / assignment)  # make grade autogrades these again
-    grade = subprocess.Popen([sys.executable, "-c", GRADE, str(runs.postgres)],  # make grade OUT=..., in a process of its own
-                             cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    grade = subprocess.Popen(
+        [sys.executable, "-c", GRADE, str(runs.postgres)],  # make grade OUT=..., in a process of its own
+        cwd=ROOT,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     graders = []
     for number, marks in enumerate(seen.marks):
         path = folder / f"marks{number}.json"
         path.write_text(json.dumps(marks), encoding="utf-8")
-        graders.append(subprocess.Popen([sys.executable, "-m", "tests.manual_grader", runs.url, str(path), str(seen.stop)],
-                                        cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+        graders.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "tests.manual_grader", runs.url, str(path), str(seen.stop)],
+                cwd=ROOT,
+                text=True,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+        )
     seen.grade_output, _ = grade.communicate(timeout=600)
     seen.grade_exit = grade.returncode
     seen.stop.touch()
@@ -203,7 +236,9 @@ def test_two_graders_and_make_grade_at_once_lose_nothing(runs, graders_at_work):
 def test_every_grade_set_meanwhile_shows_in_feedback_and_results(runs, graders_at_work):
     from nbgrader.api import Gradebook
 
-    for student, assignment, notebook, cell, score, comment_cell, comment in (m for ms in graders_at_work.marks for m in ms):
+    for student, assignment, notebook, cell, score, comment_cell, comment in (
+        m for ms in graders_at_work.marks for m in ms
+    ):
         page = (runs.postgres / "feedback" / student / assignment / f"{notebook}.html").read_text(encoding="utf-8")
         text = html.unescape(re.sub(r"<[^>]+>", "", page))
         assert html.escape(comment, quote=False) in page, (student, assignment)  # the summary's text, as today
@@ -211,9 +246,12 @@ def test_every_grade_set_meanwhile_shows_in_feedback_and_results(runs, graders_a
         results = json.loads((runs.postgres / "results" / student / f"{assignment}.json").read_text(encoding="utf-8"))
         assert results["graded_by_hand"][cell]["score"] == score
         assert results["comments"][comment_cell] == comment
+
     def grades_csv(out):  # the names aside: the roster named ada in the PostgreSQL gradebook only
-        return {(r["student_id"], r["assignment"]): {k: v for k, v in r.items() if not k.endswith("_name")}
-                for r in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
+        return {
+            (r["student_id"], r["assignment"]): {k: v for k, v in r.items() if not k.endswith("_name")}
+            for r in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))
+        }
 
     rows, before = grades_csv(runs.postgres), grades_csv(runs.sqlite)
     touched = {(m[0], m[1]) for ms in graders_at_work.marks for m in ms}

@@ -14,8 +14,15 @@ MACHINE = prepared.machine()
 
 def case(n, **extra):
     graph = [["p", "mul", ["a", "b"]], ["z", "add", ["p", f"c{n}"]]]
-    return Case("backward", (graph, {"a": 2, "b": 3.5, f"c{n}": -0.0, "p": 7, "z": 7.0}), {"output": "z"},
-                label=f"case {n}", judged=("a", "b"), decode=((0, "graph"),), **extra)
+    return Case(
+        "backward",
+        (graph, {"a": 2, "b": 3.5, f"c{n}": -0.0, "p": 7, "z": 7.0}),
+        {"output": "z"},
+        label=f"case {n}",
+        judged=("a", "b"),
+        decode=((0, "graph"),),
+        **extra,
+    )
 
 
 def built_cases():
@@ -37,8 +44,16 @@ def stored(**changes):
 
 
 def test_values_come_back_exactly_as_they_went_in():
-    values = [(1, 2.0, "3", None, True), [(), []], {"\u0000tuple": (1,), "k": [{"n": (False, 0)}]}, {},
-              float("inf"), -0.0, 10**30, "ünïcødé \udc80"]
+    values = [
+        (1, 2.0, "3", None, True),
+        [(), []],
+        {"\u0000tuple": (1,), "k": [{"n": (False, 0)}]},
+        {},
+        float("inf"),
+        -0.0,
+        10**30,
+        "ünïcødé \udc80",
+    ]
     for value in values:
         again = prepared.decode(json.dumps(prepared.encode(value)))
         assert again == value and repr(again) == repr(value)
@@ -74,21 +89,24 @@ def test_a_stale_store_is_refused_whole():
 def test_an_edited_entry_is_ignored_and_the_others_are_used():
     data = stored()
     at = data.index(b'"case 2"')
-    edited = data[:at] + b'"case 5"' + data[at + 8:]
+    edited = data[:at] + b'"case 5"' + data[at + 8 :]
     held = prepared.loads(edited, CHECKS, source_digest=DIGEST)
     assert held.examples_of(PROPERTY) is None and "damaged or edited" in held.refused[0]
     assert held.examples_of(PROPERTY) is None  # refused once, then not held
     assert held.stored_inputs(BUILT) == INPUTS[BUILT.id]
 
 
-@pytest.mark.parametrize("damage", [
-    lambda data: data.replace(b'"format": 2', b'"format": 1'),
-    lambda data: data.replace(b"\n", b" ", 1),
-    lambda data: b"[1, 2]\n" + data.split(b"\n", 1)[1],
-    lambda data: data.replace(b"0.0125", b"-1.0"),
-    lambda data: data.replace(b"0.0125", b"NaN"),
-    lambda data: data.replace(b'"entries": {', b'"entries": {"inputs/demo/x": [0, 99999999, "x", 0], ', 1),
-])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda data: data.replace(b'"format": 2', b'"format": 1'),
+        lambda data: data.replace(b"\n", b" ", 1),
+        lambda data: b"[1, 2]\n" + data.split(b"\n", 1)[1],
+        lambda data: data.replace(b"0.0125", b"-1.0"),
+        lambda data: data.replace(b"0.0125", b"NaN"),
+        lambda data: data.replace(b'"entries": {', b'"entries": {"inputs/demo/x": [0, 99999999, "x", 0], ', 1),
+    ],
+)
 def test_a_header_that_is_not_a_stores_is_refused(damage):
     with pytest.raises(prepared.StoreError):
         prepared.loads(damage(stored()), CHECKS, source_digest=DIGEST)
@@ -110,8 +128,14 @@ def test_load_says_why_it_holds_nothing(tmp_path):
 
 def test_the_digest_follows_every_source(tmp_path, monkeypatch):
     names = {p.relative_to(prepared.active.KIT_ROOT).as_posix() for p in prepared.source_files()}
-    for needed in ("pyproject.toml", "autograder/grading/runner.py", "solutions/graph.py", "exercises/strategies.py",
-                   "graphcourse/checks/deep_graph.py", "notebooks/lessons/lesson1_graphs.py"):
+    for needed in (
+        "pyproject.toml",
+        "autograder/grading/runner.py",
+        "solutions/graph.py",
+        "exercises/strategies.py",
+        "graphcourse/checks/deep_graph.py",
+        "notebooks/lessons/lesson1_graphs.py",
+    ):
         assert needed in names
     source = tmp_path / "source.py"
     source.write_text("A = 1\n")
@@ -181,8 +205,13 @@ def test_every_module_of_the_kit_is_imported_before_drawing():
     from autograder.tools import prepare
 
     names = prepare.kit_modules()
-    for needed in ("autograder.grading.runner", "autograder.pipeline.batch", "graphcourse.checks.deep_graph",
-                   "solutions.graph", "exercises.strategies"):
+    for needed in (
+        "autograder.grading.runner",
+        "autograder.pipeline.batch",
+        "graphcourse.checks.deep_graph",
+        "solutions.graph",
+        "exercises.strategies",
+    ):
         assert needed in names
     assert not [name for name in names if name.endswith("__main__") or ".tests" in name]
 
@@ -205,8 +234,10 @@ def test_grading_from_the_store_imports_no_hypothesis():
     import subprocess
     import sys
 
-    script = ("import sys; from autograder.grading import runner; runner.check_table.all_checks(); "
-              "from graphcourse import judges; print('hypothesis' in sys.modules)")
+    script = (
+        "import sys; from autograder.grading import runner; runner.check_table.all_checks(); "
+        "from graphcourse import judges; print('hypothesis' in sys.modules)"
+    )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False"], done.stderr
 
@@ -241,8 +272,9 @@ def test_times_edited_in_the_header_refuse_the_whole_store():
     header["seconds"][0][2] = 9.0125
     header.pop("digest")
     with pytest.raises(prepared.StoreError, match="times or entries edited"):  # a header without its digest
-        prepared.loads(json.dumps(header, sort_keys=True).encode() + b"\n" + data.split(b"\n", 1)[1], CHECKS,
-                       source_digest=DIGEST)
+        prepared.loads(
+            json.dumps(header, sort_keys=True).encode() + b"\n" + data.split(b"\n", 1)[1], CHECKS, source_digest=DIGEST
+        )
 
 
 def test_a_process_that_ran_learner_code_never_writes_the_store(tmp_path, monkeypatch):

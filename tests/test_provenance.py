@@ -63,14 +63,26 @@ def test_a_decision_is_new_only_when_its_grade_or_provenance_differs():
 
 
 def test_differences_name_the_part_of_the_provenance_that_changed():
-    before = {"handin": "a", "checks": "c", "course": "c1", "machinery": "m", "kit": "0.1.0", "python": "CPython 3.11.7",
-              "packages": {"hypothesis": "6.1"}, "isolation": "full", "graded_at": "x"}
+    before = {
+        "handin": "a",
+        "checks": "c",
+        "course": "c1",
+        "machinery": "m",
+        "kit": "0.1.0",
+        "python": "CPython 3.11.7",
+        "packages": {"hypothesis": "6.1"},
+        "isolation": "full",
+        "graded_at": "x",
+    }
     assert provenance.differences(before, dict(before, graded_at="y")) == []
     assert provenance.reasons(before, dict(before, course="c2", checks="d")) == ["the course's checks changed"]
     assert provenance.reasons(before, dict(before, handin="b")) == ["the hand-in changed"]
-    assert provenance.reasons(before, dict(before, packages={"hypothesis": "6.2"})) == ["hypothesis changed (6.1 -> 6.2)"]
+    assert provenance.reasons(before, dict(before, packages={"hypothesis": "6.2"})) == [
+        "hypothesis changed (6.1 -> 6.2)"
+    ]
     assert provenance.reasons(before, dict(before, python="CPython 3.12.1")) == [
-        "Python changed (CPython 3.11.7 -> CPython 3.12.1)"]
+        "Python changed (CPython 3.11.7 -> CPython 3.12.1)"
+    ]
 
 
 def test_the_digest_of_the_checks_is_the_record_caches_own():
@@ -90,14 +102,18 @@ def test_the_digest_of_the_checks_is_the_record_caches_own():
 
 def run(env, *args, script=None):
     command = [script] if script else ["-m"]
-    return subprocess.run([sys.executable, *command, *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=600)
+    return subprocess.run(
+        [sys.executable, *command, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+    )
 
 
 def contents(out):
     """{relative path: sha256} of every file under out but the logs and the demo cohort the batch rebuilds as input."""
-    return {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(out.rglob("*"))
-            if p.is_file() and p.relative_to(out).parts[0] not in ("logs", "demo_submissions")}
+    return {
+        p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(out.rglob("*"))
+        if p.is_file() and p.relative_to(out).parts[0] not in ("logs", "demo_submissions")
+    }
 
 
 @pytest.fixture(scope="module")
@@ -105,8 +121,11 @@ def chain(tmp_path_factory):
     root = tmp_path_factory.mktemp("provenance")
     course = root / "courses" / COPY
     shutil.copytree(FIXTURE, course, ignore=shutil.ignore_patterns("__pycache__", ".prepared.json"))
-    env = dict(os.environ, GRAPHKIT_COURSE=COPY,
-               PYTHONPATH=os.pathsep.join(filter(None, [str(root / "courses"), str(ROOT), os.environ.get("PYTHONPATH")])))
+    env = dict(
+        os.environ,
+        GRAPHKIT_COURSE=COPY,
+        PYTHONPATH=os.pathsep.join(filter(None, [str(root / "courses"), str(ROOT), os.environ.get("PYTHONPATH")])),
+    )
     out = root / "out"
     seen = {"out": out, "course": course, "env": env}
     batch = ["--out", str(out), "--workers", "2"]
@@ -120,15 +139,18 @@ def chain(tmp_path_factory):
     seen["dry_unchanged"] = run(env, *regrade, "--dry-run")
     checks = course / "checks.py"
     assert TIE_CASE in checks.read_text(encoding="utf-8")
-    checks.write_text(checks.read_text(encoding="utf-8").replace(TIE_CASE, ","), encoding="utf-8")  # a tuple of one case
+    checks.write_text(
+        checks.read_text(encoding="utf-8").replace(TIE_CASE, ","), encoding="utf-8"
+    )  # a tuple of one case
     seen["dry"] = run(env, *regrade, "--dry-run")
     seen["after_dry"] = contents(out)
     seen["regrade"] = run(env, *regrade)
     seen["regraded"] = contents(out)
     seen["again"] = run(env, *regrade)
     seen["after_again"] = contents(out)
-    seen["reproduce_old"] = run(env, "autograder", "reproduce", str(seen["bob_first"]),
-                                str(out / "submitted" / "bob" / LESSON / "words.ipynb"))
+    seen["reproduce_old"] = run(
+        env, "autograder", "reproduce", str(seen["bob_first"]), str(out / "submitted" / "bob" / LESSON / "words.ipynb")
+    )
     seen["reproduce_new"] = run(env, "autograder", "reproduce", str(out / "results" / "bob" / f"{LESSON}.json"))
     seen["history"] = run(env, "autograder.pipeline.history", "--out", str(out), "--student", "bob")
     seen["cli"] = run(env, "autograder", "grade", str(out / "submitted" / "ada" / LESSON / "words.ipynb"), "--json")

@@ -17,7 +17,7 @@ from exercises import bounds
 from exercises.tests import test_gradient_graph, test_tree_size
 from graphcourse import diagnose, zoo
 
-RAISED_LIMIT = '''
+RAISED_LIMIT = """
 def tree_size(graph, output):
     import sys
     sys.setrecursionlimit(100_000)  # deep enough for the chain, were the limit raised
@@ -27,7 +27,7 @@ def tree_size(graph, output):
         return 1 + sum(size(i) for i in inputs[name]) if name in inputs else 1
 
     return size(output)
-'''
+"""
 
 
 def module_of(source, name):
@@ -54,8 +54,15 @@ def test_a_recursive_tree_size_that_raises_its_limit_fails_the_public_test_in_th
     assert diagnose.SYMPTOMS[("tree_size_deep", "raised", "RecursionError")] == bounds.RECURSION_ADVICE["tree_size"]
 
 
-@pytest.mark.parametrize("family, function", [("tree_size_deep", "tree_size"), ("gradient_graph_deep", "gradient_graph"),
-                                              ("order_deep", "topological_order"), ("trace_deep", "trace")])
+@pytest.mark.parametrize(
+    "family, function",
+    [
+        ("tree_size_deep", "tree_size"),
+        ("gradient_graph_deep", "gradient_graph"),
+        ("order_deep", "topological_order"),
+        ("trace_deep", "trace"),
+    ],
+)
 def test_the_hidden_checks_say_what_the_public_tests_say_of_recursion(family, function):
     assert diagnose.SYMPTOMS[(family, "raised", "RecursionError")] == bounds.RECURSION_ADVICE[function]
 

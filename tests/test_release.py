@@ -29,8 +29,18 @@ from graphcourse import demo, zoo
 from tests.conftest import REFERENCE_SOURCE, ROOT, STUB_SOURCE, prepared_course
 
 CANARY = "GRAPHKIT-CANARY-d41c9e"
-NOT_COPIED = (".venv", ".git", "dist", "out", "__pycache__", ".hypothesis", ".pytest_cache", "*.egg-info",
-              "gradebook.db", ".ipynb_checkpoints")
+NOT_COPIED = (
+    ".venv",
+    ".git",
+    "dist",
+    "out",
+    "__pycache__",
+    ".hypothesis",
+    ".pytest_cache",
+    "*.egg-info",
+    "gradebook.db",
+    ".ipynb_checkpoints",
+)
 
 LEARNER_FILES = {
     ".github/workflows/public-tests.yml",
@@ -57,9 +67,12 @@ LEARNER_FILES = {
     "exercises/widget_answers.py",
 }
 # The course's own files: a stub per lesson module, the public tests, a release notebook per lesson.
-EXPECTED_FILES = LEARNER_FILES | {f"exercises/{name}.py" for name in reference_modules()} | {
-    f"exercises/tests/{path.name}" for path in (ROOT / "exercises" / "tests").glob("*.py")
-} | {f"notebooks/{lesson.assignment}/{lesson.notebook}" for lesson in LESSONS}
+EXPECTED_FILES = (
+    LEARNER_FILES
+    | {f"exercises/{name}.py" for name in reference_modules()}
+    | {f"exercises/tests/{path.name}" for path in (ROOT / "exercises" / "tests").glob("*.py")}
+    | {f"notebooks/{lesson.assignment}/{lesson.notebook}" for lesson in LESSONS}
+)
 
 # Run in the bundle: pytest, then report whether the kit's private packages were imported and where exercises came from.
 PUBLIC_RUN = """
@@ -83,11 +96,11 @@ def assert_no_canary(path_or_text, canary=CANARY):
             if path.is_file():
                 data = path.read_bytes()
                 at = data.find(canary.encode())
-                assert at < 0, f"{path}: the canary leaked: ...{data[max(0, at - 120):at + 80]!r}..."
+                assert at < 0, f"{path}: the canary leaked: ...{data[max(0, at - 120) : at + 80]!r}..."
         return
     text = path_or_text.decode("utf-8", "replace") if isinstance(path_or_text, bytes) else path_or_text
     at = text.find(canary)
-    assert at < 0, f"the canary leaked: ...{text[max(0, at - 120):at + 80]!r}..."
+    assert at < 0, f"the canary leaked: ...{text[max(0, at - 120) : at + 80]!r}..."
 
 
 def copy_kit(dest):
@@ -106,8 +119,11 @@ def after_begin_markers(text, markers, line):
     return "".join(out)
 
 
-CANARY_COHORT = tuple(dataclasses.replace(learner, through=min(learner.through, 3))  # lessons 1 and 2, and lesson 3's Var
-                      for learner in demo.COHORT if learner.student_id in ("barbara", "dennis", "edsger", "frances"))
+CANARY_COHORT = tuple(
+    dataclasses.replace(learner, through=min(learner.through, 3))  # lessons 1 and 2, and lesson 3's Var
+    for learner in demo.COHORT
+    if learner.student_id in ("barbara", "dennis", "edsger", "frances")
+)
 
 
 # The kit's notebook reader is public by design: make stubs copies it, as it is, to exercises/notebook.py.
@@ -143,7 +159,9 @@ def run(args, cwd, env=None, timeout=300):
 
 
 def build(root, out, env=None):
-    return run([sys.executable, "-m", "autograder.authoring.release", "--root", str(root), "--out", str(out)], root, env)
+    return run(
+        [sys.executable, "-m", "autograder.authoring.release", "--root", str(root), "--out", str(out)], root, env
+    )
 
 
 def files_of(folder):
@@ -157,7 +175,10 @@ def course_state():
 
 def pytest_counts(output):
     """{'passed': n, 'failed': n, ...} from pytest's last summary line."""
-    return {word: int(n) for n, word in re.findall(r"(\d+) (passed|failed|not written|skipped|error|errors|deselected)", output)}
+    return {
+        word: int(n)
+        for n, word in re.findall(r"(\d+) (passed|failed|not written|skipped|error|errors|deselected)", output)
+    }
 
 
 # ---------------------------------------------------------------- the slow runs, all started at once
@@ -193,16 +214,41 @@ def runs(tmp_path_factory):
         "stub": lambda: run([*grade, str(stub)], copy, env),
         "buggy": lambda: run([*grade, str(buggy)], copy, env),
         "batch": lambda: run(
-            [sys.executable, "-m", "autograder.pipeline.batch", "--out", str(tmp / "batch_out"), "--submissions", str(handed_in)],
-            copy, env, 600,
+            [
+                sys.executable,
+                "-m",
+                "autograder.pipeline.batch",
+                "--out",
+                str(tmp / "batch_out"),
+                "--submissions",
+                str(handed_in),
+            ],
+            copy,
+            env,
+            600,
         ),
-        "which": lambda: run([sys.executable, "-c", "import autograder, solutions; print(autograder.__file__); "
-                              "print(solutions.__file__)"], copy, env),
+        "which": lambda: run(
+            [
+                sys.executable,
+                "-c",
+                "import autograder, solutions; print(autograder.__file__); print(solutions.__file__)",
+            ],
+            copy,
+            env,
+        ),
     }
     with ThreadPoolExecutor(max_workers=3) as pool:
         futures = {name: pool.submit(job) for name, job in jobs.items()}
         done = {name: future.result() for name, future in futures.items()}
-    return dict(done, course_before=course_before, copy=copy, planted=planted, bundle=tmp / "from_kit", canary_bundle=tmp / "from_copy", tmp=tmp)
+    return dict(
+        done,
+        course_before=course_before,
+        copy=copy,
+        planted=planted,
+        bundle=tmp / "from_kit",
+        canary_bundle=tmp / "from_copy",
+        tmp=tmp,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -232,9 +278,16 @@ def public_runs(bundle, tmp_path_factory):
     with ThreadPoolExecutor(max_workers=2) as pool:
         solved = pool.submit(run, [*common, f"--impl={reference}"], learner)
         stubbed = pool.submit(run, [*common, "-m", "task_inputs_of"], learner)
-        checked = pool.submit(subprocess.run, ["make", "--no-print-directory", "check"], cwd=untouched, text=True,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300,
-                              env=dict(os.environ, COLUMNS="100"))  # the terminal's width: a narrow 100 columns
+        checked = pool.submit(
+            subprocess.run,
+            ["make", "--no-print-directory", "check"],
+            cwd=untouched,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            timeout=300,
+            env=dict(os.environ, COLUMNS="100"),
+        )  # the terminal's width: a narrow 100 columns
         return {"learner": learner, "solved": solved.result(), "stub": stubbed.result(), "make check": checked.result()}
 
 
@@ -334,7 +387,9 @@ def test_no_canary_in_batch_feedback_results_or_report(runs):
     assert graded.returncode == 0, graded.stderr[-3000:]
     out = runs["tmp"] / "batch_out"
     feedback = sorted((out / "feedback").rglob("*.html"))
-    assert len(feedback) == sum(len(learner.handed_in()) for learner in CANARY_COHORT) and any("likely misconception" in p.read_text(encoding="utf-8") for p in feedback)
+    assert len(feedback) == sum(len(learner.handed_in()) for learner in CANARY_COHORT) and any(
+        "likely misconception" in p.read_text(encoding="utf-8") for p in feedback
+    )
     for folder in ("feedback", "results"):
         assert_no_canary(out / folder)
     for name in ("cohort_report.html", "checks.csv", "grades.csv"):
@@ -389,7 +444,7 @@ def test_an_untouched_make_check_ends_with_the_summary_and_the_next_step(public_
 
 def test_leak_scan_flags_markers_solution_lines_and_private_imports():
     """A marker, a line of a solution region (public tests included) or a private import is reported by file."""
-    solution_line = "raise ValueError(f\"node {name!r} reads {i!r}, which has no value yet\")"
+    solution_line = 'raise ValueError(f"node {name!r} reads {i!r}, which has no value yet")'
     assert solution_line in release.solution_lines(ROOT)
     files = {
         "README.md": b"### BEGIN SOLUTION\n",
@@ -398,7 +453,12 @@ def test_leak_scan_flags_markers_solution_lines_and_private_imports():
         "exercises/tests/test_x.py": b"values = dict(leaves)\n",
     }
     problems = release.leaks(files, ROOT)
-    assert [p.split(":")[0] for p in problems] == ["README.md", "exercises/helper.py", "notes.py", "exercises/tests/test_x.py"]
+    assert [p.split(":")[0] for p in problems] == [
+        "README.md",
+        "exercises/helper.py",
+        "notes.py",
+        "exercises/tests/test_x.py",
+    ]
     assert release.leaks({"exercises/graph.py": STUB_SOURCE.encode()}, ROOT) == []
 
 
@@ -460,14 +520,23 @@ def test_learner_pytest_config_and_requirements_match_the_kit():
     assert "testpaths = exercises/tests" in ini and "--strict-markers" in ini
     wanted = [line.strip() for line in (ROOT / "learner" / "requirements.txt").read_text().splitlines()]
     wanted = [line for line in wanted if line and not line.startswith("#")]
-    assert {re.split(r"[<>=]", w)[0] for w in wanted} == {"pytest", "hypothesis", "nbformat", "jupyterlab", "nbgrader",
-                                                                   "networkx", "matplotlib", "anywidget"}
+    assert {re.split(r"[<>=]", w)[0] for w in wanted} == {
+        "pytest",
+        "hypothesis",
+        "nbformat",
+        "jupyterlab",
+        "nbgrader",
+        "networkx",
+        "matplotlib",
+        "anywidget",
+    }
     assert set(wanted) <= set(kit["project"]["dependencies"])
 
 
 def test_public_workflow_runs_the_public_tests_on_every_push():
     """The workflow runs on push, on Python 3.11, installs the requirements and runs pytest exercises/tests."""
     import yaml  # jupyterlab brings PyYAML: a missing one must fail here, not skip
+
     flow = yaml.safe_load((ROOT / "learner" / ".github" / "workflows" / "public-tests.yml").read_text())
     triggers = flow.get("on", flow.get(True))  # YAML 1.1 reads a bare `on` key as True
     assert "push" in triggers
@@ -504,13 +573,18 @@ def test_loader_reads_notebook_cells_skipping_test_cells_and_magics(tmp_path, ca
         meta = {"nbgrader": nbgrader} if nbgrader else {}
         return {"cell_type": "code", "metadata": meta, "source": source, "outputs": [], "execution_count": None}
 
-    nb = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
-        cell("%matplotlib inline\nA = 1\n"),
-        cell("assert False, 'test cell'\n", grade=True, solution=False),
-        cell("raise RuntimeError('broken')\n", solution=True),
-        cell("B = A + 1\n", solution=True),
-        {"cell_type": "markdown", "metadata": {}, "source": "# not code"},
-    ]}
+    nb = {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {},
+        "cells": [
+            cell("%matplotlib inline\nA = 1\n"),
+            cell("assert False, 'test cell'\n", grade=True, solution=False),
+            cell("raise RuntimeError('broken')\n", solution=True),
+            cell("B = A + 1\n", solution=True),
+            {"cell_type": "markdown", "metadata": {}, "source": "# not code"},
+        ],
+    }
     path = tmp_path / "lesson.ipynb"
     path.write_text(json.dumps(nb), encoding="utf-8")
     module = load_implementation(str(path))

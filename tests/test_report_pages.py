@@ -21,17 +21,32 @@ from tests.conftest import ROOT
 
 NOISY = {1, 2, 7, 9}  # passes noise/one: as many weak learners as strong ones, whatever their totals
 HOSTILE_ID = "eve<script>alert(1)</script>"
-HOSTILE_NOTE = "<img src=x onerror=alert(2)> & \"quoted\""
-CHECKS = [("easy/one", "evaluate", 5), ("hard/one", "evaluate", 5), ("split/one", "backward", 10), ("noise/one", "backward", 4)]
-RULES = {"easy/one": "evaluate returns every value.", "hard/one": "evaluate raises ValueError naming the node.",
-         "split/one": "backward adds one contribution per edge.", "noise/one": "backward sweeps in reverse order."}
+HOSTILE_NOTE = '<img src=x onerror=alert(2)> & "quoted"'
+CHECKS = [
+    ("easy/one", "evaluate", 5),
+    ("hard/one", "evaluate", 5),
+    ("split/one", "backward", 10),
+    ("noise/one", "backward", 4),
+]
+RULES = {
+    "easy/one": "evaluate returns every value.",
+    "hard/one": "evaluate raises ValueError naming the node.",
+    "split/one": "backward adds one contribution per edge.",
+    "noise/one": "backward sweeps in reverse order.",
+}
 
 
 def check(check_id, passed, misconception=""):
     function = next(f for c, f, _p in CHECKS if c == check_id)
     points = next(p for c, _f, p in CHECKS if c == check_id)
-    return {"id": check_id, "function": function, "points": points, "score": points if passed else 0,
-            "passed": passed, "misconception": "" if passed else misconception}
+    return {
+        "id": check_id,
+        "function": function,
+        "points": points,
+        "score": points if passed else 0,
+        "passed": passed,
+        "misconception": "" if passed else misconception,
+    }
 
 
 def cohort(learners=12):
@@ -42,15 +57,30 @@ def cohort(learners=12):
     for i in range(learners):
         student = f"s{i:02d}" if i else HOSTILE_ID
         strong = i >= learners // 2
-        one = Entry("graded", score=5 + 5 * strong, checks=[check("easy/one", True), check("hard/one", False, "names <b>nothing</b>")],
-                    answers={"answer_q1": True, "answer_q2": False}, seconds=1.5 if i % 3 else 0.0)
-        two = Entry("graded", score=10 * strong + i % 3,
-                    checks=[check("split/one", strong, "assigns at fan-out"), check("noise/one", i in NOISY)])
+        one = Entry(
+            "graded",
+            score=5 + 5 * strong,
+            checks=[check("easy/one", True), check("hard/one", False, "names <b>nothing</b>")],
+            answers={"answer_q1": True, "answer_q2": False},
+            seconds=1.5 if i % 3 else 0.0,
+        )
+        two = Entry(
+            "graded",
+            score=10 * strong + i % 3,
+            checks=[check("split/one", strong, "assigns at fan-out"), check("noise/one", i in NOISY)],
+        )
         found[student] = {"lesson1": one, "lesson2": two}
-    found[HOSTILE_ID]["lesson2"] = Entry("unreadable", problem=HOSTILE_NOTE,
-                                         checks=[check("split/one", False), check("noise/one", False)])
-    return Cohort(lessons, CHECKS, ["answer_q1", "answer_q2"], found,
-                  notes=[f"{HOSTILE_ID}/lesson1/x.ipynb: skipped {HOSTILE_NOTE}"], rules=RULES)
+    found[HOSTILE_ID]["lesson2"] = Entry(
+        "unreadable", problem=HOSTILE_NOTE, checks=[check("split/one", False), check("noise/one", False)]
+    )
+    return Cohort(
+        lessons,
+        CHECKS,
+        ["answer_q1", "answer_q2"],
+        found,
+        notes=[f"{HOSTILE_ID}/lesson1/x.ipynb: skipped {HOSTILE_NOTE}"],
+        rules=RULES,
+    )
 
 
 class Elements(HTMLParser):
@@ -176,8 +206,12 @@ def test_the_report_names_the_course_and_its_date_and_each_lessons_mean():
         handed = [e.score for e in (whole.entry(s, lesson.assignment) for s in whole.learners) if e.status != "missing"]
         assert means[lesson.assignment]["handed_in"] == len(handed)
         assert means[lesson.assignment]["mean"] == f"{sum(handed) / len(handed):.1f}"
-    handed_in = [sum(whole.entry(s, lesson.assignment).status != "missing" for s in whole.learners) for lesson in whole.lessons]
-    assert ('<tr class="lessons"><th scope="row">handed in</th>' + "".join(f'<td class="n">{n}</td>' for n in handed_in)) in page
+    handed_in = [
+        sum(whole.entry(s, lesson.assignment).status != "missing" for s in whole.learners) for lesson in whole.lessons
+    ]
+    assert (
+        '<tr class="lessons"><th scope="row">handed in</th>' + "".join(f'<td class="n">{n}</td>' for n in handed_in)
+    ) in page
     assert page.index('class="lessons"') < page.index('class="name"'), "each lesson's row comes before the learners'"
     assert "As of" not in cohort_report.html_page(whole)  # no date given, none made up
 
@@ -195,11 +229,12 @@ def test_untouched_hand_ins_and_grades_set_by_hand_are_flagged():
     whole.learners["s01"]["lesson1"].untouched = True
     whole.learners["s02"]["lesson2"].manual = {
         "grades": {"split_correct": {"score": 9.0, "auto_score": 0.0, "max_score": 10.0, "extra_credit": 0.0}},
-        "comments": {"split_solution": "=HYPERLINK(\"x\") <b>see me</b>"}}
+        "comments": {"split_solution": '=HYPERLINK("x") <b>see me</b>'},
+    }
     assert "lesson1 untouched" in cohort_report.remarks(whole, "s01")
     assert "lesson2 graded by hand" in cohort_report.remarks(whole, "s02")
     page = cohort_report.html_page(whole)
-    section = page[page.index('id="by-hand"'):page.index('id="attention"')]
+    section = page[page.index('id="by-hand"') : page.index('id="attention"')]
     assert "lesson2/split_correct: 9 (hidden checks: 0)" in section and "&lt;b&gt;see me&lt;/b&gt;" in section
     rows = {row[0]: row for row in csv_rows(cohort_report.checks_csv(whole))}
     header = rows["student_id"]
@@ -224,41 +259,76 @@ HOSTILE_VALUE = "<script>alert(3)</script>"
 
 def graded_cell(grade_id, points, score, outputs, source="assert True"):
     cell = new_code_cell(source, outputs=outputs)
-    cell.metadata["nbgrader"] = {"grade": True, "solution": False, "locked": True, "grade_id": grade_id,
-                                 "points": points, "score": score, "schema_version": 3}
+    cell.metadata["nbgrader"] = {
+        "grade": True,
+        "solution": False,
+        "locked": True,
+        "grade_id": grade_id,
+        "points": points,
+        "score": score,
+        "schema_version": 3,
+    }
     return cell
 
 
 def solution_cell(grade_id, source, comment, grade=False, kind="code"):
     """A solution cell with the comment GetGrades puts in its metadata (nbgrader's "No response." or a grader's)."""
     cell = new_code_cell(source) if kind == "code" else new_markdown_cell(source)
-    cell.metadata["nbgrader"] = {"grade": grade, "solution": True, "locked": False, "grade_id": grade_id,
-                                 "points": 2 if grade else 0, "score": 0.0, "comment": comment, "schema_version": 3}
+    cell.metadata["nbgrader"] = {
+        "grade": grade,
+        "solution": True,
+        "locked": False,
+        "grade_id": grade_id,
+        "points": 2 if grade else 0,
+        "score": 0.0,
+        "comment": comment,
+        "schema_version": 3,
+    }
     return cell
 
 
 def graded_notebook():
     """A notebook as generate_feedback sees it: grade cells with the outputs HiddenChecks writes and GetGrades'
     scores."""
-    failed = new_output("error", ename="HiddenCheckFailed", evalue=f"evaluate returned {HOSTILE_VALUE} {LONG_VALUE}",
-                        traceback=["wrong_order_valueerror/wrong_order (evaluate): 0/3 FAILED", f"  got {LONG_VALUE}"])
+    failed = new_output(
+        "error",
+        ename="HiddenCheckFailed",
+        evalue=f"evaluate returned {HOSTILE_VALUE} {LONG_VALUE}",
+        traceback=["wrong_order_valueerror/wrong_order (evaluate): 0/3 FAILED", f"  got {LONG_VALUE}"],
+    )
     cells = [
         new_markdown_cell("# Lesson one\n\nSome prose."),
         solution_cell("order_solution", "ORDER = ['q', 'p', 'L']", "No response."),
-        graded_cell("answer_order", 1, 0.0, [
-            new_output("stream", name="stdout", text="answer_order: not yet right\n"),
-            new_output("error", ename="HiddenCheckFailed", evalue="ORDER cannot be computed in that order",
-                       traceback=["With `=`, a value keeps only its last contribution."]),
-        ]),
+        graded_cell(
+            "answer_order",
+            1,
+            0.0,
+            [
+                new_output("stream", name="stdout", text="answer_order: not yet right\n"),
+                new_output(
+                    "error",
+                    ename="HiddenCheckFailed",
+                    evalue="ORDER cannot be computed in that order",
+                    traceback=["With `=`, a value keeps only its last contribution."],
+                ),
+            ],
+        ),
         solution_cell("essay", "Why reverse?", "No response.", grade=True, kind="markdown"),
         solution_cell("evaluate_solution", "def evaluate(graph, leaves): ...", "Mind ``KeyError``, please."),
-        graded_cell("evaluate_correct", 25, 15.0, [
-            new_output("stream", name="stdout", text="hidden checks: 15/25 points, 5 of 9 passed\n  passed  x\n"),
-            new_output("execute_result", data={"text/plain": "15"}, execution_count=None),
-            failed,
-        ]),
+        graded_cell(
+            "evaluate_correct",
+            25,
+            15.0,
+            [
+                new_output("stream", name="stdout", text="hidden checks: 15/25 points, 5 of 9 passed\n  passed  x\n"),
+                new_output("execute_result", data={"text/plain": "15"}, execution_count=None),
+                failed,
+            ],
+        ),
     ]
-    return new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+    return new_notebook(
+        cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
+    )
 
 
 def feedback_html(template_of_the_kit=True, nb=None, found=None):
@@ -279,7 +349,9 @@ def feedback_html(template_of_the_kit=True, nb=None, found=None):
     if not template_of_the_kit:
         del config.GenerateFeedback["HTMLExporter"]
     converter = GenerateFeedback(coursedir=CourseDirectory(config=config), config=config)
-    converter.update_config(Config({"HTMLExporter": {"template_name": "feedback"}}))  # as NbGraderAPI.generate_feedback does
+    converter.update_config(
+        Config({"HTMLExporter": {"template_name": "feedback"}})
+    )  # as NbGraderAPI.generate_feedback does
     exporter = HTMLExporter(parent=converter, config=converter.config)
     last = converter.preprocessors[-1]  # the others need a gradebook: the scores are set above, as GetGrades sets them
     assert last.rsplit(".", 1)[-1] == GradeCellSummary.__name__
@@ -348,7 +420,7 @@ def test_no_bare_out_prompt_and_no_literal_backticks_in_what_grading_wrote(feedb
     """The score output nbgrader read is not shown as Out[ ]:, and `code` in grading's text loses its backticks."""
     assert "Out[" not in html.unescape(re.sub(r"<[^>]+>", "", feedback))
     assert "15 / 25" in feedback  # the score is still in the summary and in the cell's header
-    body = feedback[feedback.index('id="notebook"'):]
+    body = feedback[feedback.index('id="notebook"') :]
     outputs = " ".join(re.findall(r'<div class="output_subarea[^>]*>(.*?)</div>', body, re.S))
     assert "\u2018=\u2019" in html.unescape(outputs) and "`" not in html.unescape(outputs)
 
@@ -356,7 +428,13 @@ def test_no_bare_out_prompt_and_no_literal_backticks_in_what_grading_wrote(feedb
 def test_code_in_a_summary_message_is_shown_as_code():
     from autograder.nbgrader.feedback_page import code_parts
 
-    assert code_parts("Use `x` and ``y``.") == [("Use ", False), ("x", True), (" and ", False), ("y", True), (".", False)]
+    assert code_parts("Use `x` and ``y``.") == [
+        ("Use ", False),
+        ("x", True),
+        (" and ", False),
+        ("y", True),
+        (".", False),
+    ]
     nb = graded_notebook()
     nb.cells[2].outputs[0]["text"] = "answer_order: keep `=` out\n"
     row = next(row for row in summary_rows(feedback_html(nb=nb)) if "answer_order" in row)
@@ -399,8 +477,10 @@ def test_the_terminal_table_fits_100_columns_and_counts_the_remarks():
     """make grade's table: no line over 100 columns, lessons numbered with a key when their names do not fit."""
     lessons = [Lesson(f"lesson{n}_{'with_a_long_name' * 2}", f"n{n}.ipynb", 10) for n in range(1, 7)]
     long_id = "a" * 60
-    learners = {long_id: {lessons[0].assignment: Entry("graded", score=7, late_seconds=7200.0, penalty=1.0)},
-                "s01": {lesson.assignment: Entry("unreadable", problem="x" * 420) for lesson in lessons}}
+    learners = {
+        long_id: {lessons[0].assignment: Entry("graded", score=7, late_seconds=7200.0, penalty=1.0)},
+        "s01": {lesson.assignment: Entry("unreadable", problem="x" * 420) for lesson in lessons},
+    }
     table = cohort_report.summary_table(Cohort(lessons, [], [], learners))
     lines = table.splitlines()
     assert all(len(line) <= cohort_report.TERMINAL for line in lines), table

@@ -67,11 +67,14 @@ def sandbox_of(source, limits=Limits()):
 def test_a_stray_frame_is_skipped_without_being_read_into_memory():
     """A 60 MB frame without the request's nonce costs the parent a bounded buffer, not its size (or gigabytes
     decoded)."""
-    source = FRAMES + '''
+    source = (
+        FRAMES
+        + """
 def users_of(graph, name):
     frame(b'{"status": "ok", "value": [' + b"0.125," * 10_000_000 + b'0.125]}')
     return [node for node, _op, inputs in graph if name in inputs]
-'''
+"""
+    )
     with sandbox_of(source) as sandbox:
         assert sandbox.variable("REPLY")["status"] == "ok"  # child started and code loaded before measuring
         tracemalloc.start()
@@ -87,7 +90,9 @@ def users_of(graph, name):
 @pytest.mark.parametrize("tied", [True, False], ids=["with the nonce", "stray"])
 def test_an_oversized_frame_is_refused_by_its_length(tied):
     """A header announcing more than Limits.message_bytes fails the call at once: its body is never waited for."""
-    source = FRAMES + f'''
+    source = (
+        FRAMES
+        + f"""
 import time
 
 
@@ -95,7 +100,8 @@ def users_of(graph, name):
     nonce = current_nonce() if {tied!r} else bytes(32)
     os.write(REPLY, struct.pack(">Q", 1 << 40) + nonce)
     time.sleep(3600)
-'''
+"""
+    )
     with sandbox_of(source, Limits(call_seconds=30)) as sandbox:
         reply = sandbox.call("users_of", [SMALL_GRAPH, "p"])
         after = sandbox.call("inputs_of", [SMALL_GRAPH, "p"])
@@ -105,11 +111,14 @@ def users_of(graph, name):
 
 
 def test_a_frame_with_the_nonce_but_no_json_is_invalid():
-    source = FRAMES + '''
+    source = (
+        FRAMES
+        + """
 def users_of(graph, name):
     frame(b"[not json", current_nonce())
     return []
-'''
+"""
+    )
     with sandbox_of(source) as sandbox:
         reply = sandbox.call("users_of", [SMALL_GRAPH, "p"])
     assert reply["status"] == "invalid"
@@ -119,7 +128,9 @@ def users_of(graph, name):
 def test_a_child_that_stops_reading_cannot_block_the_parent():
     """A forged answer, then no more reading: the next request, far larger than a pipe holds, times out instead of
     blocking."""
-    source = FRAMES + '''
+    source = (
+        FRAMES
+        + """
 import time
 
 
@@ -130,7 +141,8 @@ def users_of(graph, name):
 
 def inputs_of(graph, name):
     return []
-'''
+"""
+    )
     large = [[f"n{i}", "neg", [f"n{i - 1}"]] for i in range(1, 50_000)]
     with sandbox_of(source, Limits(call_seconds=2)) as sandbox:
         forged = sandbox.call("users_of", [SMALL_GRAPH, "p"])
@@ -156,17 +168,27 @@ def test_backward_answers_come_back_as_the_same_dict():
 
 @pytest.mark.parametrize(
     "values",
-    ["[1.0, 2.0]", "[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]", "[true, 1.0, 1.0, 1.0, 1.0]", '["1", 1.0, 1.0, 1.0, 1.0]',
-     "[null, 1.0, 1.0, 1.0, 1.0]", "[[1.0], 1.0, 1.0, 1.0, 1.0]", '{"a": 1.0}'],
+    [
+        "[1.0, 2.0]",
+        "[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]",
+        "[true, 1.0, 1.0, 1.0, 1.0]",
+        '["1", 1.0, 1.0, 1.0, 1.0]',
+        "[null, 1.0, 1.0, 1.0, 1.0]",
+        "[[1.0], 1.0, 1.0, 1.0, 1.0]",
+        '{"a": 1.0}',
+    ],
     ids=["too few", "too many", "a bool", "a string", "null", "a list", "not a list"],
 )
 def test_a_forged_list_of_numbers_is_invalid(values):
     """Numbers in place of a dict must be exactly one int or float per name of the call's values."""
-    source = FRAMES + f'''
+    source = (
+        FRAMES
+        + f"""
 def backward(graph, values, output=None):
     frame(b'{{"status": "ok", "values": ' + {values!r}.encode() + b'}}', current_nonce())
     return {{}}
-'''
+"""
+    )
     with sandbox_of(source) as sandbox:
         reply = sandbox.call("backward", [SMALL_GRAPH, SMALL_VALUES])
     assert reply["status"] == "invalid", reply
@@ -185,7 +207,9 @@ def backward(graph, values, output=None):
 )
 def test_a_forged_reply_of_doubles_is_invalid(json_part, length, doubles):
     """A reply of JSON then doubles must hold exactly one whole 8-byte double per name of the call's values."""
-    source = FRAMES + f'''
+    source = (
+        FRAMES
+        + f"""
 import array
 
 
@@ -193,7 +217,8 @@ def backward(graph, values, output=None):
     part = {json_part!r}
     frame(b"F" + ({length} or len(part)).to_bytes(8, "big") + part + {doubles}, current_nonce())
     return {{}}
-'''
+"""
+    )
     with sandbox_of(source) as sandbox:
         reply = sandbox.call("backward", [SMALL_GRAPH, SMALL_VALUES])
         after = sandbox.call("evaluate", [SMALL_GRAPH, SMALL_VALUES])
@@ -203,32 +228,38 @@ def backward(graph, values, output=None):
 
 def test_doubles_answer_only_a_call_with_a_values_dict():
     """A reply of doubles for a call without a dict of values has no names to give them: it is invalid."""
-    source = FRAMES + '''
+    source = (
+        FRAMES
+        + """
 import array
 
 
 def users_of(graph, name):
     frame(b'F' + (15).to_bytes(8, 'big') + b'{"status":"ok"}' + array.array('d', [1.0]).tobytes(), current_nonce())
     return []
-'''
+"""
+    )
     with sandbox_of(source) as sandbox:
         reply = sandbox.call("users_of", [SMALL_GRAPH, "a"])
     assert reply["status"] == "invalid", reply
 
 
 def test_a_list_of_numbers_answers_only_a_call_with_a_values_dict():
-    source = FRAMES + '''
+    source = (
+        FRAMES
+        + """
 def users_of(graph, name):
     frame(b'{"status": "ok", "values": [1.0, 2.0]}', current_nonce())
     return []
-'''
+"""
+    )
     with sandbox_of(source) as sandbox:
         reply = sandbox.call("users_of", [SMALL_GRAPH, "p"])
     assert reply["status"] == "invalid"
 
 
 # ---------------------------------------------------------------- the time budget of a submission
-SLEEPER = '''
+SLEEPER = """
 import time
 
 
@@ -239,7 +270,7 @@ def users_of(graph, name):
 
 def inputs_of(graph, name):
     return []
-'''
+"""
 
 
 @pytest.fixture
@@ -273,14 +304,16 @@ def test_out_of_time_checks_fail_with_a_clear_message(wall_clock):
     failures = [r.failure for r in result.results if r.failure]
     late = [f for f in failures if f.status == "out_of_time"]
     assert late and all(f.summary.startswith("out of time") for f in late)
-    assert any(r.check.function == "inputs_of" and r.failure and r.failure.status == "out_of_time" for r in result.results)
+    assert any(
+        r.check.function == "inputs_of" and r.failure and r.failure.status == "out_of_time" for r in result.results
+    )
     assert result.seconds < 10
 
 
 @pytest.mark.slow
 def test_the_budget_covers_loading(wall_clock):
     """Loading the code again after a crash spends the same budget: a module that sleeps at import cannot reset it."""
-    source = '''
+    source = """
 import time
 time.sleep(1.5)
 
@@ -288,7 +321,7 @@ time.sleep(1.5)
 def users_of(graph, name):
     import os
     os._exit(3)
-'''
+"""
     limits = Limits(call_seconds=5, load_seconds=5, submission_seconds=2.5)
     with sandbox_of(source, limits) as sandbox:
         replies = [sandbox.call("users_of", [SMALL_GRAPH, "p"]) for _ in range(3)]
@@ -313,8 +346,10 @@ def test_a_call_stopped_under_a_short_cap_still_fails_linear_time(wall_clock):
     """With Limits.longest_call_seconds below linear_time's own limit, a call stopped for time fails, never passes:
     every lesson's timed check, on a hand-in whose timed functions never return."""
     timed = [c for c in check_table.all_checks() if c.expect == "linear_time"]
-    source = "".join(f"def {function}(*args, **kwargs):\n    while True:\n        pass\n\n\n"
-                     for function in sorted({c.function for c in timed}))
+    source = "".join(
+        f"def {function}(*args, **kwargs):\n    while True:\n        pass\n\n\n"
+        for function in sorted({c.function for c in timed})
+    )
     limits = [SLOW_MARGIN * reference_seconds(case) + SLOW_SLACK for c in timed for case in c.inputs()]  # timed first
     result = grade(Submission("hang", [Chunk("hang", source)]), timed, Limits(longest_call_seconds=0.3))
     assert [r.failure.status if r.failure else None for r in result.results] == ["slow"] * len(timed)
@@ -323,7 +358,7 @@ def test_a_call_stopped_under_a_short_cap_still_fails_linear_time(wall_clock):
 
 
 # ---------------------------------------------------------------- CPU time of the whole process tree
-BURN_IN_FORKS = '''
+BURN_IN_FORKS = """
 import os, signal, time
 
 
@@ -346,7 +381,7 @@ def backward(graph, values, output=None):
         except ChildProcessError:
             pass
     return {name: 0.0 for name in values}
-'''
+"""
 
 
 def test_cpu_burnt_in_exited_forks_counts():
@@ -409,7 +444,9 @@ def test_a_notebook_with_too_many_cells_is_refused(tmp_path):
 
 # ---------------------------------------------------------------- large inputs built by the child
 def described_cases():
-    return [case for check in check_table.all_checks() if check.strategy is None for case in check.inputs() if case.built]
+    return [
+        case for check in check_table.all_checks() if check.strategy is None for case in check.inputs() if case.built
+    ]
 
 
 def test_there_is_a_described_case():
@@ -563,13 +600,16 @@ def test_warming_leaves_nothing_for_a_forked_worker_to_work_out(monkeypatch):
                 continue
             try:
                 answer = compare._answer(case)
-                right.append((check, case, {"status": "ok", "value": answer, "args_after": copy.deepcopy(list(case.args))}))
+                right.append(
+                    (check, case, {"status": "ok", "value": answer, "args_after": copy.deepcopy(list(case.args))})
+                )
             except ValueError:  # a wrong-order case: its judge wants an error, and no answer
                 pass
     assert {module_of(check.function) for check, _case, _reply in right} >= {"graph"}
     for function in {case.fn for _check, case, _reply in right}:  # what compare's answers call, looked up at each call
-        monkeypatch.setattr(compare.reference_module(function), function,
-                            lambda *args, **kwargs: pytest.fail("the reference ran again"))
+        monkeypatch.setattr(
+            compare.reference_module(function), function, lambda *args, **kwargs: pytest.fail("the reference ran again")
+        )
     monkeypatch.setattr(worked_out, "Sandbox", None)  # timing the reference again would need one
     monkeypatch.setattr(runner, "_Recorder", None)  # drawing examples again would need one
     for check, case, reply in right:

@@ -33,7 +33,7 @@ SMALL_GRAPH = [["p", "mul", ["a", "b"]], ["z", "add", ["p", "c"]]]
 GRAPH_FUNCTIONS = ("evaluate", "inputs_of", "users_of", "backward")
 NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
 
-WITH_THE_NONCE = '''
+WITH_THE_NONCE = """
 import os, struct, sys
 
 
@@ -53,7 +53,7 @@ def users_of(graph, name):
     while view:
         view = view[os.write(int(sys.argv[2]), view):]
     return []
-'''
+"""
 
 
 def own_copy(stem, folder):
@@ -125,7 +125,9 @@ def test_every_right_answer_fits_its_calls_bound():
         if check.strategy is not None or callable(check.cases):  # large inputs built on demand: see below
             continue
         for case in check.inputs():
-            if case.fn not in GRAPH_FUNCTIONS or case.driver:  # the reference of the other lessons answers through drivers
+            if (
+                case.fn not in GRAPH_FUNCTIONS or case.driver
+            ):  # the reference of the other lessons answers through drivers
                 continue
             try:
                 answer = reference_answer(case)
@@ -135,7 +137,10 @@ def test_every_right_answer_fits_its_calls_bound():
             reply = {"status": "ok", "seconds": 0.001, "value": answer}
             if echoed:
                 reply["args_after"] = list(case.args)
-            assert _fits(reply, reply_bounds.of_call(list(case.args), case.kwargs, case.built, echoed)), (check.id, case.label)
+            assert _fits(reply, reply_bounds.of_call(list(case.args), case.kwargs, case.built, echoed)), (
+                check.id,
+                case.label,
+            )
             checked += 1
     assert checked > 40
 
@@ -150,7 +155,11 @@ def test_a_number_for_every_name_of_a_built_input_fits_its_calls_bound(descripti
     graph, values = builders.build(description)
     args = [as_json_graph(graph), values]
     output = {"output": graph[-1][0]}
-    reply = {"status": "ok", "seconds": 0.5, "value": dict.fromkeys([*values, *(n[0] for n in graph)], -0.12345678901234568)}
+    reply = {
+        "status": "ok",
+        "seconds": 0.5,
+        "value": dict.fromkeys([*values, *(n[0] for n in graph)], -0.12345678901234568),
+    }
     assert _fits(reply, reply_bounds.of_call(args, output, dict(description)))
     assert _fits(reply, reply_bounds.of_call(args, output)), "a bound cached by description is the bound of its args"
 
@@ -173,10 +182,12 @@ def test_without_a_memory_cgroup_the_process_count_keeps_the_tree_under_its_cap(
         assert count >= 2 and (count == 2 or count * limits.memory_bytes <= limits.sandbox_memory_bytes)
 
 
-@pytest.mark.skipif(not (cgroups.v2_caps() or "memory" in cgroups.v1_bases()), reason="no memory cgroup can be made here")
+@pytest.mark.skipif(
+    not (cgroups.v2_caps() or "memory" in cgroups.v1_bases()), reason="no memory cgroup can be made here"
+)
 def test_the_cgroup_caps_the_memory_of_the_whole_tree():
     """Three forks that each fill 40 MiB under a 64 MiB cap on the tree: never all at once."""
-    source = '''
+    source = """
 import os, time
 
 
@@ -200,7 +211,7 @@ def held():
     except BlockingIOError:
         told = 0
     return [told, len(alive)]
-'''
+"""
     limits = Limits(memory_bytes=128 << 20, sandbox_memory_bytes=64 << 20)
     with Sandbox([Chunk("tree", source)], limits) as sandbox:
         reply = sandbox.call("held", [])
@@ -286,9 +297,14 @@ def test_remove_tree_leaves_what_is_mounted_inside(fast_tmp):
 
 # ---------------------------------------------------------------- weaker isolation only by name
 def test_without_full_isolation_a_sandbox_refuses_to_start_unless_limits_are_asked_for(monkeypatch):
-    monkeypatch.setattr(isolation, "_probe", lambda asked: ("limits", ["asked"], None) if asked else ("limits", ["no namespaces"], None))
+    monkeypatch.setattr(
+        isolation, "_probe", lambda asked: ("limits", ["asked"], None) if asked else ("limits", ["no namespaces"], None)
+    )
     monkeypatch.delenv(isolation.MODE_ENV, raising=False)
-    with pytest.raises(isolation.IsolationError) as refused, Sandbox([Chunk("x", "def f(g):\n    return 1\n")]) as sandbox:
+    with (
+        pytest.raises(isolation.IsolationError) as refused,
+        Sandbox([Chunk("x", "def f(g):\n    return 1\n")]) as sandbox,
+    ):
         sandbox.call("f", [[]])
     message = str(refused.value)
     assert isinstance(refused.value, RuntimeError)
@@ -386,9 +402,14 @@ def test_limits_mode_output_file_is_the_graders_and_no_process_outlives_it(tmp_p
     the grader's --output in /proc and replaces it with forged results. The grader's file stays its own."""
     env = {key: value for key, value in os.environ.items() if key != isolation.MODE_ENV}
     handed_in, marker = own_copy("setsid_escape", tmp_path)
-    done = subprocess.run([sys.executable, "-m", "autograder", "grade", str(handed_in),
-                           "--isolation", "limits", "--output", "out.json"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "autograder", "grade", str(handed_in), "--isolation", "limits", "--output", "out.json"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     written = (tmp_path / "out.json").read_text()
     assert json.loads(written)["score"] > 0
@@ -443,10 +464,17 @@ def _unprivileged_python():
     site = os.pathsep.join(p for p in sys.path if p.endswith("site-packages") and os.path.isdir(p))
     for python, extra in (("/usr/bin/python3", {"PYTHONPATH": site}), (sys.executable, {})):
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", **extra}
-        check = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import autograder.sandbox.sandbox; "
-                 f"assert sys.version_info[:2] == {tuple(sys.version_info[:2])!r}")
+        check = (
+            f"import sys; sys.path.insert(0, {str(ROOT)!r}); import autograder.sandbox.sandbox; "
+            f"assert sys.version_info[:2] == {tuple(sys.version_info[:2])!r}"
+        )
         try:
-            if subprocess.run([*NOBODY, python, "-c", check], env=env, cwd="/", capture_output=True, timeout=60).returncode == 0:
+            if (
+                subprocess.run(
+                    [*NOBODY, python, "-c", check], env=env, cwd="/", capture_output=True, timeout=60
+                ).returncode
+                == 0
+            ):
                 return python, env
         except (OSError, subprocess.TimeoutExpired):
             continue
@@ -466,10 +494,12 @@ def test_without_root_the_sandbox_isolates_fully_or_refuses():
     path, marker = own_copy("late_writer", readable)
     path.chmod(0o644)
     script = NOBODY_SCRIPT.format(root=str(ROOT), hostile=str(path), marker=marker)
-    done = subprocess.run([*NOBODY, python, "-c", script], env=env, cwd="/", capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [*NOBODY, python, "-c", script], env=env, cwd="/", capture_output=True, text=True, timeout=120
+    )
     line = next((line for line in done.stdout.splitlines() if line.startswith("RESULT ")), None)
     assert line, done.stderr[-3000:]
-    result = json.loads(line[len("RESULT "):])
+    result = json.loads(line[len("RESULT ") :])
     assert result["uid"] == 65534
     if "refused" in result:
         assert "sudo" in result["refused"] and "GRAPHKIT_SANDBOX=limits" in result["refused"]

@@ -46,7 +46,9 @@ def test_a_teaching_cell_the_learner_changed_is_theirs():
     index = next(i for i, cell in enumerate(nb["cells"]) if teaching(cell))
     edited = copy.deepcopy(nb)
     edited["cells"][index]["source"] = notebook.cell_source(nb["cells"][index]) + "\nprint('mine')\n"
-    assert f"{lesson.notebook} cell {index + 1}" in [c.label for c in from_notebook_json(edited, lesson.notebook).chunks]
+    assert f"{lesson.notebook} cell {index + 1}" in [
+        c.label for c in from_notebook_json(edited, lesson.notebook).chunks
+    ]
     marked = copy.deepcopy(nb)
     marked["cells"][index]["metadata"] = {"nbgrader": {"solution": True, "grade": False, "grade_id": "mine"}}
     assert not teaching(marked["cells"][index])
@@ -56,8 +58,13 @@ def test_a_teaching_cell_the_learner_changed_is_theirs():
 def test_grading_lesson_five_lists_no_problem_for_a_teaching_cell():
     """`python -m autograder grade` on lesson 5's reference notebook: full marks and no problem while loading."""
     lesson, _ = source_notebook("lesson5_memory")
-    run = subprocess.run([sys.executable, "-m", "autograder", "grade", str(lesson.notebook_path())], cwd=ROOT,
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "autograder", "grade", str(lesson.notebook_path())],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     assert "problems while loading your code" not in run.stdout, run.stdout
     assert "draw" not in run.stdout and "matplotlib" not in run.stdout, run.stdout

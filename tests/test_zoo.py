@@ -69,7 +69,9 @@ def test_buggy_loses_points_in_its_family(entry):
     grades = all_grades()[entry.name]
     assert total(grades) < checks.max_points(), f"{entry.name} ({entry.description}) earned full marks"
     missing = set(entry.fails) - failed_families(grades)
-    assert not missing, f"{entry.name}: families {sorted(missing)} did not fail; failed: {sorted(failed_families(grades))}"
+    assert not missing, (
+        f"{entry.name}: families {sorted(missing)} did not fail; failed: {sorted(failed_families(grades))}"
+    )
 
 
 @pytest.mark.parametrize("entry", BUGGY, ids=[e.name for e in BUGGY])
@@ -86,7 +88,11 @@ ZERO = [e for e in BUGGY if e.scores_zero]
 @pytest.mark.parametrize("entry", ZERO, ids=[e.name for e in ZERO])
 def test_an_answer_that_ignores_its_input_earns_nothing(entry):
     """[], {}, zeros or the input handed back: every check of the function has a case such an answer gets wrong."""
-    mine = {cid: score for cid, (score, _p, _s, _m) in all_grades()[entry.name].items() if CHECK_FUNCTION[cid] == entry.function}
+    mine = {
+        cid: score
+        for cid, (score, _p, _s, _m) in all_grades()[entry.name].items()
+        if CHECK_FUNCTION[cid] == entry.function
+    }
     assert mine and not any(mine.values()), {cid: s for cid, s in mine.items() if s}
 
 
@@ -94,16 +100,21 @@ def test_every_function_has_answers_that_ignore_their_input():
     """Each graded function has a zoo entry that ignores its input, which proves every one of its checks
     constant-proof."""
     missing = sorted(set(checks.FUNCTIONS) - {e.function for e in ZERO})
-    assert not missing, (f"graphcourse/zoo/ has no entry with SCORES_ZERO = True for {', '.join(missing)}: add "
-                         f"buggy_constant_<function>_<answer>.py whose function returns [], {{}}, zeros or its input")
+    assert not missing, (
+        f"graphcourse/zoo/ has no entry with SCORES_ZERO = True for {', '.join(missing)}: add "
+        f"buggy_constant_<function>_<answer>.py whose function returns [], {{}}, zeros or its input"
+    )
 
 
-@pytest.mark.parametrize("name, family", [
-    ("buggy_assign_fan_out", "fan_out_accumulation"),
-    ("buggy_assign_plain", "fan_out_accumulation"),  # grads[i] = grads[name] * slope, its plainest form
-    ("buggy_sweep_by_name", "reverse_order"),
-    ("buggy_update_across_readers", "fan_out_accumulation"),  # adds within a node, assigns across its readers
-])
+@pytest.mark.parametrize(
+    "name, family",
+    [
+        ("buggy_assign_fan_out", "fan_out_accumulation"),
+        ("buggy_assign_plain", "fan_out_accumulation"),  # grads[i] = grads[name] * slope, its plainest form
+        ("buggy_sweep_by_name", "reverse_order"),
+        ("buggy_update_across_readers", "fan_out_accumulation"),  # adds within a node, assigns across its readers
+    ],
+)
 def test_a_value_misconception_costs_only_its_family(name, family):
     """The lesson's central misconception, in either form, and a sweep in name order lose points in their own family
     and finite_difference_agreement only: no other value family, and no property family."""
@@ -122,13 +133,17 @@ def test_no_value_misconception_fails_a_property_family():
             assert not failed_families(all_grades()[entry.name]) & PROPERTY_FAMILIES, entry.name
 
 
-@pytest.mark.parametrize("name, family", [("buggy_recursive_large_shortcut", "deep_graph"),
-                                          ("buggy_quadratic_large_shortcut", "linear_time")])
+@pytest.mark.parametrize(
+    "name, family",
+    [("buggy_recursive_large_shortcut", "deep_graph"), ("buggy_quadratic_large_shortcut", "linear_time")],
+)
 def test_a_shortcut_for_large_inputs_loses_its_property_family(name, family):
     """Answering a large input cheaply (the one entry an older bar judged) fails the family whose input it is."""
     grades = all_grades()[name]
     assert failed_families(grades) == {family}
-    score, points, _summary, misconception = grades[f"{family}/{'backward' if family == 'deep_graph' else 'wide_fan_out'}"]
+    score, points, _summary, misconception = grades[
+        f"{family}/{'backward' if family == 'deep_graph' else 'wide_fan_out'}"
+    ]
     assert score == 0 and "large" in misconception
 
 
@@ -148,7 +163,9 @@ def test_buggy_keeps_points_outside_its_function(entry):
     """A misconception in one function costs no points in the functions it does not touch."""
     by_id = {c.id: c for c in checks.all_checks()}
     grades = all_grades()[entry.name]
-    lost = [cid for cid, (score, points, _, _) in grades.items() if score < points and by_id[cid].function != entry.function]
+    lost = [
+        cid for cid, (score, points, _, _) in grades.items() if score < points and by_id[cid].function != entry.function
+    ]
     assert not lost, f"{entry.name} lost points outside {entry.function}: {lost}"
 
 
@@ -173,8 +190,11 @@ def test_two_different_valid_orders_both_earn_full_marks():
     stack = order_of("correct_order_kahn_stack", records)
     assert queue != stack and sorted(queue) == sorted(stack), (queue, stack)
     for name in ("reference", "correct_order_kahn_stack"):
-        mine = {cid: (score, points) for cid, (score, points, _s, _m) in all_grades()[name].items()
-                if CHECK_FUNCTION[cid] == "topological_order"}
+        mine = {
+            cid: (score, points)
+            for cid, (score, points, _s, _m) in all_grades()[name].items()
+            if CHECK_FUNCTION[cid] == "topological_order"
+        }
         assert mine and all(score == points for score, points in mine.values()), (name, mine)
 
 

@@ -49,12 +49,15 @@ def test_an_ambiguous_old_text_is_refused(tmp_path):
         zoo.patched(entry)
 
 
-@pytest.mark.parametrize("patch, extra", [
-    ([], ""),
-    ([("a", "b", "c")], ""),
-    ([("", "x")], ""),
-    ([("a", "b")], "def backward(graph, values, output=None):\n    return {}\n"),
-])
+@pytest.mark.parametrize(
+    "patch, extra",
+    [
+        ([], ""),
+        ([("a", "b", "c")], ""),
+        ([("", "x")], ""),
+        ([("a", "b")], "def backward(graph, values, output=None):\n    return {}\n"),
+    ],
+)
 def test_a_malformed_patch_entry_is_refused_when_the_zoo_is_read(tmp_path, patch, extra):
     with pytest.raises(ValueError, match=r"buggy_made_up\.py: .*PATCH"):
         _entry(tmp_path, patch, extra)

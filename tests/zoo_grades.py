@@ -44,8 +44,10 @@ def timed_families():
     """The families an entry fails by waiting for a time limit: every lesson's timed checks (linear_time) and
     the ones whose calls may run longer than CAP_SECONDS (the deep chains)."""
     return {
-        c.family for c in all_checks()
-        if c.expect == "linear_time" or (c.strategy is None and any((case.seconds or 0) > CAP_SECONDS for case in c.inputs()))
+        c.family
+        for c in all_checks()
+        if c.expect == "linear_time"
+        or (c.strategy is None and any((case.seconds or 0) > CAP_SECONDS for case in c.inputs()))
     }
 
 
@@ -95,8 +97,7 @@ def grade_source(item):
         limits = Limits(longest_call_seconds=GROWTH_CAP_SECONDS, submission_seconds=GROWTH_BUDGET_SECONDS)
         results += grade(Submission(name, [Chunk(name, source)]), grown, limits, shrink=False).results
     return name, {
-        r.check.id: (r.score, r.check.points, r.failure.summary if r.failure else "", r.misconception)
-        for r in results
+        r.check.id: (r.score, r.check.points, r.failure.summary if r.failure else "", r.misconception) for r in results
     }
 
 

@@ -50,8 +50,11 @@ OUT = Path("dist") / "gradescope"  # relative to the root: <lesson id>.zip in it
 
 KIT_FILES = ("pyproject.toml", "README.md")
 KIT_FOLDERS = ("autograder",)  # the machinery; the course's files follow (course_files)
-COURSE = (paths.REFERENCES_FOLDER, paths.EXERCISES_FOLDER,
-          *(f"{paths.NOTEBOOKS_FOLDER}/{name}" for name in ("nbgrader_config.py", paths.LESSONS_FOLDER, "source")))
+COURSE = (
+    paths.REFERENCES_FOLDER,
+    paths.EXERCISES_FOLDER,
+    *(f"{paths.NOTEBOOKS_FOLDER}/{name}" for name in ("nbgrader_config.py", paths.LESSONS_FOLDER, "source")),
+)
 SKIP_SUFFIXES = (".pyc", ".db", ".partial")
 STAMP = (1980, 1, 1, 0, 0, 0)  # every entry's time, so two builds give the same bytes
 
@@ -149,8 +152,11 @@ def scripts(lesson=None, shown=None):
     """{name: text} of the two scripts, for ``lesson`` of the course being packed (None: every lesson an upload
     holds); shown: the tests' visibility."""
     asked = f" --lesson {shlex.quote(lesson.assignment)}" if lesson is not None else ""
-    run = (RUN_AUTOGRADER.replace("{course}", active.name()).replace("{lesson}", asked)
-           .replace("{visibility}", visibility_args(shown or {})))
+    run = (
+        RUN_AUTOGRADER.replace("{course}", active.name())
+        .replace("{lesson}", asked)
+        .replace("{visibility}", visibility_args(shown or {}))
+    )
     return {"setup.sh": SETUP_SH.replace("{course}", active.name()), "run_autograder": run}
 
 
@@ -194,7 +200,9 @@ def points_text(lesson, shown=None):
         lines += [f"- `{key}`: {level}" for key, level in sorted(shown.items())]
         lines.append("- every other test: visible")
     else:
-        lines.append("Every test is visible (c.GradescopeResults.visibility in the course config sets it per check family).")
+        lines.append(
+            "Every test is visible (c.GradescopeResults.visibility in the course config sets it per check family)."
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -277,16 +285,22 @@ def build(root: Path, folder: Path, lessons=None):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m autograder.authoring.gradescope",
-                                     description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, default=active.KIT_ROOT, help="the kit checkout to pack (default: this one)")
+    parser = argparse.ArgumentParser(
+        prog="python -m autograder.authoring.gradescope", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "--root", type=Path, default=active.KIT_ROOT, help="the kit checkout to pack (default: this one)"
+    )
     parser.add_argument("--out", type=Path, help="the folder to write the zips to (default: ROOT/dist/gradescope)")
     parser.add_argument("--lesson", metavar="ID", help="build this lesson's zip alone (its assignment id)")
     args = parser.parse_args(argv)
     known = {lesson.assignment: lesson for lesson in LESSONS}
     if args.lesson is not None and args.lesson not in known:
-        print(f"gradescope: {args.lesson!r} is no lesson of the course; give one of {', '.join(known)} "
-              "(make gradescope LESSON=ID)", file=sys.stderr)
+        print(
+            f"gradescope: {args.lesson!r} is no lesson of the course; give one of {', '.join(known)} "
+            "(make gradescope LESSON=ID)",
+            file=sys.stderr,
+        )
         return 2
     root = args.root.resolve()
     folder = args.out if args.out is not None else root / OUT
@@ -298,10 +312,14 @@ def main(argv=None):
         print(f"gradescope: {err}", file=sys.stderr)
         return 1
     for lesson, entries in built.items():
-        print(f"wrote {zip_of(folder, lesson)} ({len(entries)} files): upload it as the autograder of the Gradescope "
-              f"assignment for {lesson.assignment}, and set the assignment's total to {lesson_total(lesson):g}")
-    print("each zip's GRADESCOPE.md says the same, with what an upload can earn; the zips hold the hidden checks: "
-          "never give them to learners")
+        print(
+            f"wrote {zip_of(folder, lesson)} ({len(entries)} files): upload it as the autograder of the Gradescope "
+            f"assignment for {lesson.assignment}, and set the assignment's total to {lesson_total(lesson):g}"
+        )
+    print(
+        "each zip's GRADESCOPE.md says the same, with what an upload can earn; the zips hold the hidden checks: "
+        "never give them to learners"
+    )
     return 0
 
 

@@ -90,23 +90,34 @@ def check_grade_cell(cell):
     """A LessonError naming what the author forgot about a grade cell, if anything."""
     if cell.function:
         if not active.part("checks").points_of(cell.function):
-            raise LessonError(f"{cell.where}: no hidden check grades {cell.function!r}; add a family for it in "
-                              f"{active.name()}/checks/")
+            raise LessonError(
+                f"{cell.where}: no hidden check grades {cell.function!r}; add a family for it in "
+                f"{active.name()}/checks/"
+            )
     elif cell.judge not in answers.judges():
         raise LessonError(
             f"{cell.where}: judge={cell.judge!r} is not defined; "
             f"use one of the kit's ({', '.join(answers.KIT_JUDGES)}) or add it to JUDGES in the course's answers.py"
         )
-    elif cell.judge == "one_of" and (not isinstance(cell.options.get("accept"), dict) or len(cell.options["accept"]) != 1
-                                     or list(cell.options["accept"]) != list(cell.solution)):
-        raise LessonError(f"{cell.where}: a one_of question needs accept={{\"NAME\": [value, ...]}} for the one variable "
-                          "its answer cell sets")
-    elif cell.judge == "one_of" and cell.solution[list(cell.solution)[0]] not in list(cell.options["accept"].values())[0]:
+    elif cell.judge == "one_of" and (
+        not isinstance(cell.options.get("accept"), dict)
+        or len(cell.options["accept"]) != 1
+        or list(cell.options["accept"]) != list(cell.solution)
+    ):
+        raise LessonError(
+            f'{cell.where}: a one_of question needs accept={{"NAME": [value, ...]}} for the one variable '
+            "its answer cell sets"
+        )
+    elif (
+        cell.judge == "one_of" and cell.solution[list(cell.solution)[0]] not in list(cell.options["accept"].values())[0]
+    ):
         raise LessonError(f"{cell.where}: the answer cell's solution is not one of the values accept= lists")
     elif set(cell.explain) & {str(v) for v in cell.solution.values()}:
         raise LessonError(f"{cell.where}: explain= gives a reason why the right answer is wrong")
     elif cell.judge == "choice" and len(cell.solution) != 1:
-        raise LessonError(f"{cell.where}: a choice question's answer cell sets exactly one variable to the right letter")
+        raise LessonError(
+            f"{cell.where}: a choice question's answer cell sets exactly one variable to the right letter"
+        )
     else:
         wanted = set(answers.judges()[cell.judge].names or cell.solution)
         if wanted - set(cell.solution):
@@ -117,8 +128,13 @@ def check_grade_cell(cell):
 
 
 def _nbgrader(grade_id, *, points=None, solution=False, locked=False):
-    meta = {"grade": points is not None, "grade_id": grade_id, "locked": locked, "schema_version": 3,
-            "solution": solution}
+    meta = {
+        "grade": points is not None,
+        "grade_id": grade_id,
+        "locked": locked,
+        "schema_version": 3,
+        "solution": solution,
+    }
     if points is not None:
         meta["points"] = points
     return {"nbgrader": meta}
@@ -143,7 +159,9 @@ def _cell(spec, index, blocks, graded, where):
         if spec.source.strip():
             raise LessonError(f"{at}: a reference cell is generated; leave its body empty")
         if module not in blocks:
-            raise LessonError(f"{at}: module={module!r}, but {REFERENCES_FOLDER}/ has no {module}.py with solution regions")
+            raise LessonError(
+                f"{at}: module={module!r}, but {REFERENCES_FOLDER}/ has no {module}.py with solution regions"
+            )
         missing = [n for n in names if n not in blocks[module]]
         if missing:
             raise LessonError(f"{at}: {REFERENCES_FOLDER}/{module}.py defines no top-level {', '.join(missing)}")
@@ -151,8 +169,14 @@ def _cell(spec, index, blocks, graded, where):
         metadata = _nbgrader(grade_id, solution=True) if BEGIN in source else _nbgrader(grade_id, locked=True)
     if not source.strip():
         raise LessonError(f"{at}: empty {spec.kind} cell")
-    return {"cell_type": "code", "execution_count": None, "id": grade_id, "metadata": metadata, "outputs": [],
-            "source": source}
+    return {
+        "cell_type": "code",
+        "execution_count": None,
+        "id": grade_id,
+        "metadata": metadata,
+        "outputs": [],
+        "source": source,
+    }
 
 
 def build_notebook(lesson, lesson_text, references, where="<lesson>"):
@@ -188,14 +212,19 @@ def expected_notebooks(notebooks=NOTEBOOKS, solutions=SOLUTIONS):
     for lesson in discover(notebooks):
         src = lesson.source_path(notebooks)
         where = f"{src.parent.name}/{src.name}"
-        built[lesson.notebook_path(notebooks)] = build_notebook(lesson, src.read_text(encoding="utf-8"), reference_text, where)
+        built[lesson.notebook_path(notebooks)] = build_notebook(
+            lesson, src.read_text(encoding="utf-8"), reference_text, where
+        )
     return built
 
 
 def stale(notebooks=NOTEBOOKS, solutions=SOLUTIONS):
     """The notebooks whose committed text differs from the builder's output (or that are missing)."""
-    return [path for path, text in expected_notebooks(notebooks, solutions).items()
-            if not path.exists() or path.read_text(encoding="utf-8") != text]
+    return [
+        path
+        for path, text in expected_notebooks(notebooks, solutions).items()
+        if not path.exists() or path.read_text(encoding="utf-8") != text
+    ]
 
 
 def main(argv=None):
@@ -206,8 +235,11 @@ def main(argv=None):
         if args.check:
             out_of_date = stale(NOTEBOOKS)
             for path in out_of_date:
-                print(f"{path.relative_to(NOTEBOOKS.parent)} differs from what {REFERENCES_FOLDER}/ and "
-                      f"{NOTEBOOKS_FOLDER}/{LESSONS_FOLDER}/ give: run `make notebooks`", file=sys.stderr)
+                print(
+                    f"{path.relative_to(NOTEBOOKS.parent)} differs from what {REFERENCES_FOLDER}/ and "
+                    f"{NOTEBOOKS_FOLDER}/{LESSONS_FOLDER}/ give: run `make notebooks`",
+                    file=sys.stderr,
+                )
             return 1 if out_of_date else 0
         for path, text in expected_notebooks(NOTEBOOKS).items():
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -18,18 +18,27 @@ EXIT_NO_TESTS = 2
 
 def command(task=None):
     """The pytest command line of `make check`, run in the course's folder."""
-    return [sys.executable, "-m", "pytest", f"{EXERCISES_FOLDER}/{PUBLIC_TESTS_FOLDER}",
-            *(["-m", f"task_{task}"] if task else [])]
+    return [
+        sys.executable,
+        "-m",
+        "pytest",
+        f"{EXERCISES_FOLDER}/{PUBLIC_TESTS_FOLDER}",
+        *(["-m", f"task_{task}"] if task else []),
+    ]
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m autograder.authoring.public_tests",
-                                     description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m autograder.authoring.public_tests", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--task", help="run only this task's public tests")
     args = parser.parse_args(argv)
     if not PUBLIC_TESTS.is_dir():
-        print(f"{PUBLIC_TESTS}: no such folder, so the course has no public tests to run; put the tests learners "
-              f"run (test_*.py files) there", file=sys.stderr)
+        print(
+            f"{PUBLIC_TESTS}: no such folder, so the course has no public tests to run; put the tests learners "
+            f"run (test_*.py files) there",
+            file=sys.stderr,
+        )
         return EXIT_NO_TESTS
     return subprocess.run(command(args.task), cwd=ROOT).returncode
 

@@ -81,8 +81,16 @@ def release_notebooks(root: Path):
         generated = ("gradebook.db", "release", "submitted", "autograded", "feedback", ".ipynb_checkpoints")
         shutil.copytree(course_folder(root) / NOTEBOOKS_FOLDER, course, ignore=shutil.ignore_patterns(*generated))
         # One run for every assignment: each nbgrader start costs seconds.
-        process = env.command("generate_assignment", "*", "--no-db", cwd=course, config_dir=Path(tmp) / "jupyter_config",
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        process = env.command(
+            "generate_assignment",
+            "*",
+            "--no-db",
+            cwd=course,
+            config_dir=Path(tmp) / "jupyter_config",
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         stdout, stderr = process.communicate()
         files = {}
         for lesson in LESSONS:
@@ -116,8 +124,10 @@ def solution_lines(root: Path):
     Lines too short to say anything ("}", "else:") are left out.
     """
     course = course_folder(root)
-    sources = [*reference_modules(course / REFERENCES_FOLDER).values(),
-               *(lesson.source_path(course / NOTEBOOKS_FOLDER) for lesson in LESSONS)]
+    sources = [
+        *reference_modules(course / REFERENCES_FOLDER).values(),
+        *(lesson.source_path(course / NOTEBOOKS_FOLDER) for lesson in LESSONS),
+    ]
     return {
         line.strip()
         for path in sources
@@ -171,9 +181,15 @@ def write(files, out: Path, root: Path):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m autograder.authoring.release", description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, default=active.KIT_ROOT, help="the kit checkout to build from (default: this one)")
-    parser.add_argument("--out", type=Path, help="where to write the bundle (default: ROOT/dist/learner, or the "
-                        "course's own folder's dist/learner for a course kept outside the kit)")
+    parser.add_argument(
+        "--root", type=Path, default=active.KIT_ROOT, help="the kit checkout to build from (default: this one)"
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="where to write the bundle (default: ROOT/dist/learner, or the "
+        "course's own folder's dist/learner for a course kept outside the kit)",
+    )
     args = parser.parse_args(argv)
     root = args.root.resolve()
     out = args.out if args.out is not None else (root if within_kit() else paths.ROOT) / OUT

@@ -89,7 +89,9 @@ def reader_source():
 def expected_files(solutions=SOLUTIONS, exercises=EXERCISES, notebooks=NOTEBOOKS):
     """{path in exercises/: the text make stubs writes there}."""
     texts = {name: path.read_text(encoding="utf-8") for name, path in reference_modules(solutions).items()}
-    files = {exercises / f"{name}.py": stub_source(text, f"{REFERENCES_FOLDER}/{name}.py") for name, text in texts.items()}
+    files = {
+        exercises / f"{name}.py": stub_source(text, f"{REFERENCES_FOLDER}/{name}.py") for name, text in texts.items()
+    }
     files[exercises / TASKS.name] = tasks_source(texts, lesson_order(notebooks))
     files[exercises / READER] = reader_source()
     return files

@@ -59,11 +59,14 @@ def _from_folder(value):
     """The package name of the course folder ``value``, its parent put first on sys.path."""
     folder = Path(value).expanduser().resolve()
     if not (folder / "__init__.py").is_file():
-        raise CourseError(f"{ENV}={value}: {folder} is not a course package (no __init__.py there); "
-                          "point it at the folder holding the course's __init__.py")
+        raise CourseError(
+            f"{ENV}={value}: {folder} is not a course package (no __init__.py there); "
+            "point it at the folder holding the course's __init__.py"
+        )
     if not folder.name.isidentifier():
-        raise CourseError(f"{ENV}={value}: a course folder's name must be a Python name ({folder.name!r} is not); "
-                          "rename the folder")
+        raise CourseError(
+            f"{ENV}={value}: a course folder's name must be a Python name ({folder.name!r} is not); rename the folder"
+        )
     if str(folder.parent) not in sys.path:
         sys.path.insert(0, str(folder.parent))
     return folder.name
@@ -80,8 +83,9 @@ def name():
         with open(KIT_ROOT / "pyproject.toml", "rb") as handle:
             return tomllib.load(handle)["tool"]["graphkit"]["course"]
     except (OSError, KeyError, tomllib.TOMLDecodeError):
-        raise CourseError(f"{KIT_ROOT / 'pyproject.toml'}: no [tool.graphkit] course = \"<package>\"; add it, "
-                          f"or set {ENV}") from None
+        raise CourseError(
+            f'{KIT_ROOT / "pyproject.toml"}: no [tool.graphkit] course = "<package>"; add it, or set {ENV}'
+        ) from None
 
 
 @functools.cache
@@ -90,8 +94,10 @@ def course():
     try:
         return importlib.import_module(name())
     except ModuleNotFoundError as err:
-        raise CourseError(f"the course package {name()!r} cannot be imported ({err}); check [tool.graphkit] "
-                          f"course in pyproject.toml or {ENV}") from None
+        raise CourseError(
+            f"the course package {name()!r} cannot be imported ({err}); check [tool.graphkit] "
+            f"course in pyproject.toml or {ENV}"
+        ) from None
 
 
 @functools.cache
@@ -120,8 +126,10 @@ def root():
     """The course's folder (its ROOT): solutions/, exercises/ and notebooks/ are in it."""
     found = getattr(course(), "ROOT", None)
     if found is None:
-        raise CourseError(f"the course {name()!r} gives no ROOT; set ROOT = the folder holding its solutions/, "
-                          "exercises/ and notebooks/ in its __init__.py")
+        raise CourseError(
+            f"the course {name()!r} gives no ROOT; set ROOT = the folder holding its solutions/, "
+            "exercises/ and notebooks/ in its __init__.py"
+        )
     return Path(found)
 
 

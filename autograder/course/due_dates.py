@@ -29,6 +29,9 @@ def due_dates(lessons=LESSONS, dates=COURSE):
 def undated(lessons=LESSONS, dates=COURSE, notebooks=NOTEBOOKS):
     """A line naming each lesson without a due date, its file (in ``notebooks``) and the fix."""
     dated = due_dates(lessons, dates)
-    return [f"{lesson.source_path(notebooks)}: lesson {lesson.assignment} has no due date; add "
-            f'due="YYYY-MM-DD HH:MM:SS UTC" to its first line (# %% lesson ...)' for lesson in lessons
-            if lesson.assignment not in dated]
+    return [
+        f"{lesson.source_path(notebooks)}: lesson {lesson.assignment} has no due date; add "
+        f'due="YYYY-MM-DD HH:MM:SS UTC" to its first line (# %% lesson ...)'
+        for lesson in lessons
+        if lesson.assignment not in dated
+    ]

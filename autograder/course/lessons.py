@@ -87,14 +87,20 @@ def discover(notebooks=NOTEBOOKS, drafts=False):
         where = f"{path.parent.name}/{path.name}"
         first = parse(path.read_text(encoding="utf-8"), where)[0]
         if first.kind != "lesson":
-            raise LessonError(f'{where}:{first.line}: a lesson source starts with its lesson cell; add the line '
-                              f'# %% lesson notebook="{path.stem}.ipynb" above line {first.line}')
+            raise LessonError(
+                f"{where}:{first.line}: a lesson source starts with its lesson cell; add the line "
+                f'# %% lesson notebook="{path.stem}.ipynb" above line {first.line}'
+            )
         notebook = first.settings["notebook"]
         if not isinstance(notebook, str) or not re.fullmatch(r"[A-Za-z0-9][\w.-]*\.ipynb", notebook):
-            raise LessonError(f'{where}:{first.line}: notebook= names the notebook file, e.g. notebook="{path.stem}.ipynb"')
+            raise LessonError(
+                f'{where}:{first.line}: notebook= names the notebook file, e.g. notebook="{path.stem}.ipynb"'
+            )
         due = first.settings.get("due", "")
         if not isinstance(due, str) or (due and not DUE.fullmatch(due)):
-            raise LessonError(f'{where}:{first.line}: due= is a date and time in UTC, e.g. due="2026-03-13 23:59:00 UTC"')
+            raise LessonError(
+                f'{where}:{first.line}: due= is a date and time in UTC, e.g. due="2026-03-13 23:59:00 UTC"'
+            )
         if drafts or first.settings.get("draft") is not True:
             found.append(Lesson(path.stem, notebook, path.name, due))
     return tuple(found)
@@ -160,7 +166,7 @@ def _settings(rest, where):
     """(kind, {setting: value}) from what follows "# %%" on a header line."""
     rest = rest.strip()
     if rest.startswith("[markdown]"):
-        kind, rest = "markdown", rest[len("[markdown]"):]
+        kind, rest = "markdown", rest[len("[markdown]") :]
     else:
         kind, _, rest = rest.partition(" ")
         kind = kind or "code"
@@ -170,11 +176,15 @@ def _settings(rest, where):
     while rest[position:].strip():
         match = _KEY.match(rest, position)
         if not match:
-            raise LessonError(f"{where}: cannot read the settings {rest[position:].strip()!r}; write key=value, values in JSON")
+            raise LessonError(
+                f"{where}: cannot read the settings {rest[position:].strip()!r}; write key=value, values in JSON"
+            )
         try:
             settings[match["key"]], position = _JSON.raw_decode(rest, match.end())
         except ValueError:
-            raise LessonError(f"{where}: the value of {match['key']} is not JSON; quote strings, e.g. judge=\"order\"") from None
+            raise LessonError(
+                f'{where}: the value of {match["key"]} is not JSON; quote strings, e.g. judge="order"'
+            ) from None
     required, optional = SETTINGS[kind]
     missing = [k for k in required if k not in settings]
     unknown = [k for k in settings if k not in required + optional]
@@ -193,7 +203,9 @@ def parse(text, where="<lesson>"):
             kind, settings, line = header
             lines = body
             if kind == "markdown":
-                lines = [line[2:] if line.startswith("# ") else line[1:] if line.startswith("#") else line for line in body]
+                lines = [
+                    line[2:] if line.startswith("# ") else line[1:] if line.startswith("#") else line for line in body
+                ]
             cells.append(Cell(kind, settings, "\n".join(lines).strip("\n"), line))
 
     for number, line in enumerate(text.splitlines(), start=1):
@@ -231,8 +243,9 @@ def solution_values(source, where):
 def lesson_grade_cells(lesson, cells, where):
     """The grade cells one lesson defines, in notebook order."""
     found, answer = [], None
-    modules = {name: cell.settings["module"]
-               for cell in cells if cell.kind == "reference" for name in cell.settings["names"]}
+    modules = {
+        name: cell.settings["module"] for cell in cells if cell.kind == "reference" for name in cell.settings["names"]
+    }
     for cell in cells:
         at = f"{where}:{cell.line}"
         if cell.kind == "answer":
@@ -242,15 +255,19 @@ def lesson_grade_cells(lesson, cells, where):
             continue
         settings = cell.settings
         if ("judge" in settings) == ("grades" in settings):
-            raise LessonError(f"{at}: a tests cell grades either a function (grades=\"...\") or an answer (judge=\"...\")")
+            raise LessonError(f'{at}: a tests cell grades either a function (grades="...") or an answer (judge="...")')
         if "grades" in settings:
             if "points" in settings:
                 raise LessonError(f"{at}: a function cell is worth its hidden checks; remove points=")
             function = settings["grades"]
             if function not in modules:
-                raise LessonError(f"{at}: grades={function!r}, but no reference cell of this lesson names it; add "
-                                  f'# %% reference grade_id="{function}_solution" module="<module>" names=["{function}"] above it')
-            found.append(GradeCell(cell.grade_id, lesson.assignment, function=function, module=modules[function], where=at))
+                raise LessonError(
+                    f"{at}: grades={function!r}, but no reference cell of this lesson names it; add "
+                    f'# %% reference grade_id="{function}_solution" module="<module>" names=["{function}"] above it'
+                )
+            found.append(
+                GradeCell(cell.grade_id, lesson.assignment, function=function, module=modules[function], where=at)
+            )
             continue
         if answer is None:
             raise LessonError(f"{at}: a judge cell needs the answer cell it judges right above it")
@@ -260,9 +277,18 @@ def lesson_grade_cells(lesson, cells, where):
         solution = solution_values(answer[0].source, answer[1])
         if not solution:
             raise LessonError(f"{answer[1]}: the answer cell assigns no value in its solution region")
-        found.append(GradeCell(cell.grade_id, lesson.assignment, judge=settings["judge"], points=points,
-                               solution=solution, explain=settings.get("explain", {}), where=at,
-                               options={k: settings[k] for k in ("tolerance", "accept") if k in settings}))
+        found.append(
+            GradeCell(
+                cell.grade_id,
+                lesson.assignment,
+                judge=settings["judge"],
+                points=points,
+                solution=solution,
+                explain=settings.get("explain", {}),
+                where=at,
+                options={k: settings[k] for k in ("tolerance", "accept") if k in settings},
+            )
+        )
         answer = None
     return found
 

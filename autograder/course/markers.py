@@ -25,7 +25,7 @@ def region_spans(text):
 def solution_regions(text):
     """[[line, ...]]: the lines inside each solution region."""
     lines = text.splitlines()
-    return [lines[begin:end - 1] for begin, end in region_spans(text)]
+    return [lines[begin : end - 1] for begin, end in region_spans(text)]
 
 
 def replace_regions(text, replace):
@@ -36,7 +36,7 @@ def replace_regions(text, replace):
     lines = text.splitlines(keepends=True)
     out, previous = [], 0
     for begin, end in region_spans(text):
-        out += lines[previous:begin - 1]
+        out += lines[previous : begin - 1]
         marker = lines[begin - 1]
         out.append(replace(marker[: len(marker) - len(marker.lstrip())], begin))
         previous = end

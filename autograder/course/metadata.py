@@ -67,7 +67,9 @@ def restore_metadata(nb, release):
         meta = wanted[grade_id]["metadata"]["nbgrader"]
         if grade_id in seen or not meta.get("grade") or meta.get("solution"):
             continue
-        present = [i for i, c in enumerate(nb["cells"]) if c["metadata"].get("nbgrader", {}).get("grade_id") in order[:index]]
+        present = [
+            i for i, c in enumerate(nb["cells"]) if c["metadata"].get("nbgrader", {}).get("grade_id") in order[:index]
+        ]
         nb["cells"].insert(present[-1] + 1 if present else 0, copy.deepcopy(wanted[grade_id]))
         seen.add(grade_id)
     _unique_ids(nb)

@@ -37,8 +37,11 @@ def __getattr__(name):
 
 def reference_modules(solutions=SOLUTIONS):
     """{module name: reference path} for every module of ``solutions`` that holds a solution region."""
-    return {path.stem: path for path in sorted(Path(solutions).glob("*.py"))
-            if not path.name.startswith("_") and BEGIN in path.read_text(encoding="utf-8")}
+    return {
+        path.stem: path
+        for path in sorted(Path(solutions).glob("*.py"))
+        if not path.name.startswith("_") and BEGIN in path.read_text(encoding="utf-8")
+    }
 
 
 def reference_source(module, solutions=SOLUTIONS):

@@ -38,7 +38,7 @@ def show(value):
 
 def judge_choice(values, cell):
     """A multiple-choice answer: the key is the lesson's solution, the reasons its explain= setting."""
-    (name, key), = cell.solution.items()
+    ((name, key),) = cell.solution.items()
     got = values[name]
     if type(got) is str and got == key:
         return ""
@@ -48,10 +48,16 @@ def judge_choice(values, cell):
     return f"{name} should be one of the strings {letters}, but it is {show(got)}."
 
 
-
 def _kind(value):
-    return {int: "a whole number", float: "a number", str: "a string", list: "a list", dict: "a dict",
-            bool: "True or False", type(None): "None"}.get(type(value), type(value).__name__)
+    return {
+        int: "a whole number",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "a dict",
+        bool: "True or False",
+        type(None): "None",
+    }.get(type(value), type(value).__name__)
 
 
 def judge_equals(values, cell):
@@ -70,7 +76,7 @@ def judge_equals(values, cell):
 
 def judge_one_of(values, cell):
     """One variable, equal to one of the accepted values."""
-    (name, accepted), = cell.options["accept"].items()
+    ((name, accepted),) = cell.options["accept"].items()
     got = values[name]
     if any(same(got, want) for want in accepted):
         return ""
@@ -90,7 +96,9 @@ def judges():
     course = getattr(active.part("answers"), "JUDGES", {})
     clash = sorted(set(course) & set(KIT_JUDGES))
     if clash:
-        raise active.CourseError(f"{active.name()}/answers.py redefines the kit's judge(s) {', '.join(clash)}; rename them")
+        raise active.CourseError(
+            f"{active.name()}/answers.py redefines the kit's judge(s) {', '.join(clash)}; rename them"
+        )
     return {**KIT_JUDGES, **course}
 
 
@@ -110,7 +118,9 @@ def verdict(cell, values):
         return clip(judges()[cell.judge].judge(values, cell))
     except Exception as err:  # noqa: BLE001 - a value shaped like nothing the judge foresaw
         names = ", ".join(names_of(cell))
-        return f"{names} could not be judged ({type(err).__name__}): set it to a value of the kind the question asks for."
+        return (
+            f"{names} could not be judged ({type(err).__name__}): set it to a value of the kind the question asks for."
+        )
 
 
 def _unread(name, reply, load_errors):

@@ -115,7 +115,9 @@ def grade_lesson(nb, path, lesson, extra=()):
         moved, kept = replaced_stubs(pairs), drop_unwritten_stubs(pairs)
         if moved:
             sources = ", ".join(sorted({c.label for c in extra}))
-            notes.append(f"{', '.join(moved)}: the notebook's cell is an unwritten stub, so the code graded is {sources}'s")
+            notes.append(
+                f"{', '.join(moved)}: the notebook's cell is an unwritten stub, so the code graded is {sources}'s"
+            )
         chunks = [Chunk(label, code) for label, code in kept]
     return cellgrades.grade_record(chunks, points, notes, Path(path).name)
 
@@ -175,7 +177,8 @@ def no_lesson(submission, functions, only=None):
     raise SubmissionError(
         f"{submission.origin}: matches no lesson of the course {active.name()!r}: it holds no lesson notebook and "
         f"defines none of the functions graded ({', '.join(sorted(functions))}); hand in the notebook of "
-        f"{', '.join(lesson.assignment for lesson in lessons)}, or the module you wrote those functions in")
+        f"{', '.join(lesson.assignment for lesson in lessons)}, or the module you wrote those functions in"
+    )
 
 
 def _functions_part(submission, *modules, only=None):
@@ -217,8 +220,10 @@ def grade_path(path, lesson=None):
         nb = _notebook(path)
         lesson = lesson_of(nb, path.name)
         if only is not None and lesson not in (None, only):
-            raise SubmissionError(f"{path}: this is the notebook of {lesson.assignment}; hand in {only.notebook}, the "
-                                  f"notebook of {only.assignment}")
+            raise SubmissionError(
+                f"{path}: this is the notebook of {lesson.assignment}; hand in {only.notebook}, the "
+                f"notebook of {only.assignment}"
+            )
         if lesson is None:
             graded.parts.append(_functions_part(_screened(from_notebook_json(nb, path)), only=only))
         else:
@@ -272,14 +277,22 @@ def _grade_folder(folder, graded, only=None):
             continue
         lessons[lesson.assignment] = (lesson, path, nb, "")
     if only is not None:  # the other lessons' notebooks are left out, and said to be
-        problems += [f"{lessons.pop(name)[1]}: not graded here; this assignment grades {only.notebook}"
-                     for name in list(lessons) if name != only.assignment]
+        problems += [
+            f"{lessons.pop(name)[1]}: not graded here; this assignment grades {only.notebook}"
+            for name in list(lessons)
+            if name != only.assignment
+        ]
     if not lessons:
         if not extra:
             if only is not None:
-                raise SubmissionError("; ".join(problems + linked + [f"{folder}: no {only.notebook} found; hand it in"]))
-            raise SubmissionError("; ".join(problems + linked) or f"{folder}: no notebook or {MODULES_SAID} found; hand "
-                                  "in your lesson notebook(s) or your module(s) from exercises/")
+                raise SubmissionError(
+                    "; ".join(problems + linked + [f"{folder}: no {only.notebook} found; hand it in"])
+                )
+            raise SubmissionError(
+                "; ".join(problems + linked)
+                or f"{folder}: no notebook or {MODULES_SAID} found; hand "
+                "in your lesson notebook(s) or your module(s) from exercises/"
+            )
         pairs = drop_unwritten_stubs([(c.label, c.code) for c in extra])
         submission = Submission(folder, [Chunk(label, code) for label, code in pairs], problems)
         # Lesson modules (graph.py, tape.py) are graded on their lessons' functions; other code on every one.

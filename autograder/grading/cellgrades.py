@@ -57,8 +57,10 @@ def fingerprints():
     a regrade can say which of them changed."""
     machinery = active.KIT_ROOT / "autograder"
     files = fingerprinted_files()
-    return {"course": digest_of(f for f in files if not f.is_relative_to(machinery)),
-            "machinery": digest_of(f for f in files if f.is_relative_to(machinery))}
+    return {
+        "course": digest_of(f for f in files if not f.is_relative_to(machinery)),
+        "machinery": digest_of(f for f in files if f.is_relative_to(machinery)),
+    }
 
 
 def chunks_of(nb, filename, test_ids):
@@ -68,6 +70,7 @@ def chunks_of(nb, filename, test_ids):
     one of the course's test cells (``test_ids``) is left out, every other code cell is
     the learner's, labelled by its position as in a handed-in notebook file.
     """
+
     def is_test(cell):
         return notebook.nbgrader_meta(cell).get("grade_id") in test_ids
 
@@ -114,8 +117,10 @@ def _function_cell(results, most, problems):
     score = round(most * earned / possible, 4) if possible else 0.0
     failed = [r for r in results if not r.passed]
     lines = [f"hidden checks: {earned:g}/{possible:g} points, {len(results) - len(failed)} of {len(results)} passed"]
-    lines += [f"  {'passed' if r.passed else 'FAILED' if r.graded else 'not graded'}  {r.check.id} ({r.score:g}/{r.points:g})"
-              for r in results]
+    lines += [
+        f"  {'passed' if r.passed else 'FAILED' if r.graded else 'not graded'}  {r.check.id} ({r.score:g}/{r.points:g})"
+        for r in results
+    ]
     for misconception, ids in feedback.misconceptions(results):
         lines += ["", f"likely misconception: {misconception}", f"  it cost: {', '.join(ids)}"]
     if failed and problems:
@@ -134,7 +139,12 @@ def _answer_cell(grade_id, message, most):
 
 def problem_cell(message, most):
     """A grade cell's outcome when the notebook itself could not be graded."""
-    return {"score": 0.0, "max": most, "summary": "", "errors": [{"name": "notebook", "summary": message, "message": message}]}
+    return {
+        "score": 0.0,
+        "max": most,
+        "summary": "",
+        "errors": [{"name": "notebook", "summary": message, "message": message}],
+    }
 
 
 def _answer_test(grade_id, cell):
@@ -154,7 +164,9 @@ def limits_of(settings):
     unknown = sorted(set(overrides) - {f.name for f in dataclasses.fields(Limits)})
     if unknown:
         fields = ", ".join(f.name for f in dataclasses.fields(Limits))
-        raise ValueError(f"c.HiddenChecks.limits names {', '.join(unknown)}, which are not limits; the limits are {fields}")
+        raise ValueError(
+            f"c.HiddenChecks.limits names {', '.join(unknown)}, which are not limits; the limits are {fields}"
+        )
     return Limits(**overrides)
 
 
@@ -171,8 +183,13 @@ def grade_record(chunks, points, notes=(), origin="notebook", settings=None):
     checks = [c for c in all_checks() if c.function in functions]
     # One sandbox session per notebook: the answer cells' variables, then the hidden checks.
     settings = settings or {}
-    graded = grade(Submission(Path(origin), list(chunks), list(notes)), checks, limits_of(settings),
-                   first=lambda sandbox: answers.judge_in(sandbox, list(points)), shrink=settings.get("shrink", True))
+    graded = grade(
+        Submission(Path(origin), list(chunks), list(notes)),
+        checks,
+        limits_of(settings),
+        first=lambda sandbox: answers.judge_in(sandbox, list(points)),
+        shrink=settings.get("shrink", True),
+    )
     problems = feedback.load_problems(graded)
     shown = feedback.load_problems(graded, unanswered=False)  # under a function cell: the answer cells say the rest
     verdicts = graded.also
@@ -228,7 +245,14 @@ def problem_record(message, points, origin="notebook"):
     checks = [c for c in all_checks() if c.function in functions]
 
     def failed(name, most):
-        return {"name": name, "score": 0.0, "max_score": most, "status": "failed", "output": message, "visibility": "visible"}
+        return {
+            "name": name,
+            "score": 0.0,
+            "max_score": most,
+            "status": "failed",
+            "output": message,
+            "visibility": "visible",
+        }
 
     tests = [failed(f"{c.id} ({c.function})", c.points) for c in checks]
     tests += [failed(f"{g} (answer)", most) for g, most in points.items() if not function_of(g)]

@@ -46,8 +46,11 @@ def as_number_dict(value):
     if type(value) is not dict:
         raise NotPlain(f"should return a dict, but returned {_kind(value)}")
     kinds = set(map(type, value.values()))  # type sets run at C speed: a 200,000-entry answer is common
-    if (set(map(type, value)) <= {str} and kinds <= {int, float}
-            and (int not in kinds or all(is_number(v) for v in value.values() if type(v) is int))):
+    if (
+        set(map(type, value)) <= {str}
+        and kinds <= {int, float}
+        and (int not in kinds or all(is_number(v) for v in value.values() if type(v) is int))
+    ):
         return value
     key, number = next((k, v) for k, v in value.items() if type(k) is not str or not is_number(v))
     raise NotPlain(f"returned a dict whose entry {short(key)}: {short(number)} is not a name mapped to a number")
@@ -77,8 +80,6 @@ def short(value, limit=160):
 def clip(text, limit=MESSAGE_CHARS):
     """text cut to ``limit`` characters, for sentences that may carry learner data."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 
 
 def close(got, want, rel=REL_TOL, abs_=ABS_TOL):
@@ -150,7 +151,10 @@ def never_raises(judge):
         try:
             return judge(check, case, reply)
         except Exception as err:  # noqa: BLE001 - whatever the learner's answer made the judge trip over
-            return Failure(case, f"{case.fn}'s answer could not be judged ({type(err).__name__}); it should hold "
-                                 "plain numbers and names, in the lists and dicts the instructions describe")
+            return Failure(
+                case,
+                f"{case.fn}'s answer could not be judged ({type(err).__name__}); it should hold "
+                "plain numbers and names, in the lists and dicts the instructions describe",
+            )
 
     return judged

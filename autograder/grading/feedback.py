@@ -14,7 +14,9 @@ def drawing_helper_missing(message):
     """Is ``message`` the import error of the course's exercises package (or one of its modules)?"""
     from autograder.course.paths import EXERCISES_FOLDER  # the course's folders: found when a failure is read
 
-    return message == f"No module named '{EXERCISES_FOLDER}'" or message.startswith(f"No module named '{EXERCISES_FOLDER}.")
+    return message == f"No module named '{EXERCISES_FOLDER}'" or message.startswith(
+        f"No module named '{EXERCISES_FOLDER}."
+    )
 
 
 def describe_call(case):

@@ -68,8 +68,10 @@ def sentence(fn, unit, sizes, seconds, reference=None):
     With the reference's times at the same sizes, the growth read is that of the time beyond the reference's: what
     every call of the size costs (building the input, sending the answer) is left out of it.
     """
-    shown = [f"{t:.2f} s on {n:,} {unit}" if t is not None else f"more than its time limit on {n:,} {unit}"
-             for n, t in zip(sizes, seconds)]
+    shown = [
+        f"{t:.2f} s on {n:,} {unit}" if t is not None else f"more than its time limit on {n:,} {unit}"
+        for n, t in zip(sizes, seconds)
+    ]
     measured = f"{fn} took {' and '.join(shown)} (CPU time)"
     beyond = ""
     if reference is not None and None not in reference and len(reference) == len(seconds):
@@ -79,13 +81,18 @@ def sentence(fn, unit, sizes, seconds, reference=None):
     ratio = times_as_long(sizes, seconds)
     if ratio is None:
         if seconds and seconds[0] is None:
-            return (f"{measured}: even the smallest input took longer than its time limit, so it loops without end "
-                    "or its time grows far faster than the input")
+            return (
+                f"{measured}: even the smallest input took longer than its time limit, so it loops without end "
+                "or its time grows far faster than the input"
+            )
         return measured
     larger, longer = ratio
-    grows = {"linear": LINEAR, "faster than linear": "faster than the input",
-             "quadratic": "with the square of the input (quadratic)",
-             "faster than quadratic": "faster than the square of the input"}[kind(exponent(sizes, seconds))]
+    grows = {
+        "linear": LINEAR,
+        "faster than linear": "faster than the input",
+        "quadratic": "with the square of the input (quadratic)",
+        "faster than quadratic": "faster than the square of the input",
+    }[kind(exponent(sizes, seconds))]
     return f"{measured}: {beyond}{_larger(larger)} took {longer:.1f} times as long, so its time grows {grows}"
 
 

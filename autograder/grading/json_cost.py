@@ -34,8 +34,10 @@ def too_costly(data):
     skeleton = _STRING.sub(b"0", data)  # each string one byte: what is left is numbers, names and punctuation
     values = skeleton.count(b",") + skeleton.count(b"[") + skeleton.count(b"{") + 1
     if values > allowed_values(len(data)):
-        return (f"it holds about {values:,} JSON values, more than the {allowed_values(len(data)):,} a notebook "
-                f"of its size may hold")
+        return (
+            f"it holds about {values:,} JSON values, more than the {allowed_values(len(data)):,} a notebook "
+            f"of its size may hold"
+        )
     brackets = skeleton.translate(None, _NOT_BRACKETS)
     del skeleton
     for _level in range(MAX_DEPTH):

@@ -78,14 +78,20 @@ class MeasuredRuns:
             unit, sized = check.growth(case)
             best = None
             for _attempt in range(2):
-                sizes, seconds, failure = self.timed_sizes(sized, self.judging(_judge(case.expect or check.expect)),
-                                                           check)
+                sizes, seconds, failure = self.timed_sizes(
+                    sized, self.judging(_judge(case.expect or check.expect)), check
+                )
                 if failure:
                     return failure
-                best = seconds if best is None or len(best) != len(seconds) else [
-                    None if a is None and b is None else min(t for t in (a, b) if t is not None)
-                    for a, b in zip(best, seconds)]
-                reference = [reference_seconds(each) for _n, each in sized[:len(sizes)]]
+                best = (
+                    seconds
+                    if best is None or len(best) != len(seconds)
+                    else [
+                        None if a is None and b is None else min(t for t in (a, b) if t is not None)
+                        for a, b in zip(best, seconds)
+                    ]
+                )
+                reference = [reference_seconds(each) for _n, each in sized[: len(sizes)]]
                 if not growth.superlinear(sizes, best, reference):
                     break
                 if best[-1] is None:  # stopped on the largest: a second try would only wait as long again
@@ -102,8 +108,9 @@ class MeasuredRuns:
         stopped reading, say) reaches a later check."""
         self.sandbox.renew()
         try:
-            return self.sandbox.call(case.fn, list(case.args), case.kwargs, built=case.built, **measure,
-                                     **case.request())
+            return self.sandbox.call(
+                case.fn, list(case.args), case.kwargs, built=case.built, **measure, **case.request()
+            )
         finally:
             self.sandbox.renew()
 
@@ -123,7 +130,9 @@ class MeasuredRuns:
             reply = self.measured_call(case, seconds=2 * limit, measure_cpu=True)
             if reply.get("status") == "out_of_time":
                 return self.out_of_time(case)
-            stopped = reply.get("status") == "timeout"  # stopped without an answer: slow, even under Limits.longest_call_seconds
+            stopped = (
+                reply.get("status") == "timeout"
+            )  # stopped without an answer: slow, even under Limits.longest_call_seconds
             if not stopped:
                 failure = _judge(check.expect)(check, case, reply)  # the answer's bar; the time is judged below
                 if failure:
@@ -161,16 +170,21 @@ class MeasuredRuns:
             if failure:
                 return failure
             if used is None or limit is None:
-                return Failure(case, f"not graded: the memory {case.fn} holds on {case.label} cannot be measured on "
-                                     "this machine (the grader can make no memory cgroup, and a process's own peak "
-                                     "is no measure), so this check neither earns nor costs points here",
-                               status=UNMEASURED)
+                return Failure(
+                    case,
+                    f"not graded: the memory {case.fn} holds on {case.label} cannot be measured on "
+                    "this machine (the grader can make no memory cgroup, and a process's own peak "
+                    "is no measure), so this check neither earns nor costs points here",
+                    status=UNMEASURED,
+                )
             if used > limit:
-                return Failure(case, f"{case.fn} held {_megabytes(used)} at its peak on {case.label}; the reference "
-                                     f"holds {_megabytes(reference)}, and at most {_megabytes(limit)} passes",
-                               status="memory")
+                return Failure(
+                    case,
+                    f"{case.fn} held {_megabytes(used)} at its peak on {case.label}; the reference "
+                    f"holds {_megabytes(reference)}, and at most {_megabytes(limit)} passes",
+                    status="memory",
+                )
         return None
-
 
 
 def _megabytes(count):

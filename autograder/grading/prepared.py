@@ -63,6 +63,7 @@ def path(course_dir=None):
 
 # ---------------------------------------------------------------- what the contents follow from
 
+
 def source_files():
     """Every file the store's contents follow from: the files a grade follows from (autograder/course/paths.py)."""
     from autograder.course.paths import grade_sources  # the course's folders: found when the store is checked
@@ -84,8 +85,12 @@ def made_from():
     from autograder.course import paths  # the course's folders: found when the store is checked
 
     digest = hashlib.sha256()
-    for part in (active.name(), _hypothesis_version(), platform.python_implementation(),
-                 ".".join(map(str, sys.version_info[:2]))):
+    for part in (
+        active.name(),
+        _hypothesis_version(),
+        platform.python_implementation(),
+        ".".join(map(str, sys.version_info[:2])),
+    ):
         digest.update(part.encode() + b"\0")
     for file in source_files():
         digest.update(paths.source_name(file).encode() + b"\0" + hashlib.sha256(file.read_bytes()).digest())
@@ -105,6 +110,7 @@ def machine():
 
 
 # ---------------------------------------------------------------- the body's encoding: exact, or not at all
+
 
 def encode(value):
     """``value`` as JSON data that decode() gives back exactly (tuples stay tuples); Unencodable otherwise."""
@@ -162,6 +168,7 @@ def decode_case(data):
 
 # ---------------------------------------------------------------- the contents, written and read
 
+
 class Prepared:
     """A store's contents for the checks of the course loaded in this process (``checks``: {id: Check}).
 
@@ -182,7 +189,7 @@ class Prepared:
 
     def _cases(self, key):
         offset, length, digest, _count = self.entries[key]
-        data = bytes(self.body[offset:offset + length])
+        data = bytes(self.body[offset : offset + length])
         if len(data) != length or hashlib.sha256(data).hexdigest() != digest:
             raise StoreError(f"{key}: its bytes are not those the header was written for (damaged or edited)")
         try:
@@ -257,12 +264,18 @@ def loads(data, checks, source_digest=None):
     if type(header.get("digest")) is not str or header["digest"] != header_digest(header):
         raise StoreError("its header is not the one written with it (damaged, or its times or entries edited)")
     by_id = {check.id: check for check in checks}
-    body = memoryview(data)[end + 1:]
+    body = memoryview(data)[end + 1 :]
     try:
         entries = {}
         for key, (offset, length, digest, count) in header["entries"].items():
-            if not (type(offset) is int and type(length) is int and 0 <= offset and offset + length <= len(body)
-                    and type(digest) is str and type(count) is int):
+            if not (
+                type(offset) is int
+                and type(length) is int
+                and 0 <= offset
+                and offset + length <= len(body)
+                and type(digest) is str
+                and type(count) is int
+            ):
                 raise StoreError(f"{key}: an entry outside the file")
             if key.split("/", 1)[-1] in by_id:
                 entries[key] = (offset, length, digest, count)

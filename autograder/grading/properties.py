@@ -54,8 +54,13 @@ def raises_naming(case, reply, names):
     message = str(error.get("message", ""))
     if any(re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", message) for name in names):
         return None
-    return Failure(case, f"{case.fn} raised ValueError({short(message, 120)}), but the message should name one of "
-                         f"{short(sorted(names))}", status="raised", error_type="ValueError")
+    return Failure(
+        case,
+        f"{case.fn} raised ValueError({short(message, 120)}), but the message should name one of "
+        f"{short(sorted(names))}",
+        status="raised",
+        error_type="ValueError",
+    )
 
 
 def in_valid_order(case, reply, items, before):
@@ -68,13 +73,19 @@ def in_valid_order(case, reply, items, before):
         return Failure(case, f"{case.fn} should return a list of names, but returned {short(got)}")
     expected = set(items)
     # items are distinct as a rule: then the same length and the same set are the same list up to order
-    same = (len(got) == len(items) and set(got) == expected if len(expected) == len(items)
-            else sorted(got) == sorted(items))
+    same = (
+        len(got) == len(items) and set(got) == expected if len(expected) == len(items) else sorted(got) == sorted(items)
+    )
     if not same:
         missing, extra = sorted(set(items) - set(got)), sorted(set(got) - set(items))
         twice = sorted({item for item in got if got.count(item) > 1}) if len(got) < 10_000 else []
-        said = (f"it lacks {short(missing)}" if missing else f"it lists {short(extra)}, which it should not"
-                if extra else f"it lists {short(twice)} more than once")
+        said = (
+            f"it lacks {short(missing)}"
+            if missing
+            else f"it lists {short(extra)}, which it should not"
+            if extra
+            else f"it lists {short(twice)} more than once"
+        )
         return Failure(case, f"{case.fn} should list each of the {len(items)} items exactly once, but {said}", got=got)
     position = {item: i for i, item in enumerate(got)}
     wrong = next(((a, b) for a, b in before if position[a] > position[b]), None)

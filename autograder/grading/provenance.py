@@ -43,7 +43,7 @@ def _version(name):
 
 
 def isolation_mode():
-    """"full" or "limits": how the sandbox runs learner code here; "none" when it refuses to start."""
+    """ "full" or "limits": how the sandbox runs learner code here; "none" when it refuses to start."""
     from autograder.sandbox import isolation
 
     try:
@@ -117,8 +117,13 @@ def of_grading(graded_at=None):
     """The provenance of a grade made now, by this process, without its hand-in's digest."""
     from autograder.grading import cellgrades
 
-    return {"checks": cellgrades.fingerprint(), **cellgrades.fingerprints(), "kit": _version(KIT),
-            **environment(), "graded_at": graded_at or now()}
+    return {
+        "checks": cellgrades.fingerprint(),
+        **cellgrades.fingerprints(),
+        "kit": _version(KIT),
+        **environment(),
+        "graded_at": graded_at or now(),
+    }
 
 
 def of_handin(path, graded=None):
@@ -132,9 +137,14 @@ def short(found):
         return ""
     python = found.get("python", "").split(" ")[-1]
     day = found.get("graded_at", "")[:10]
-    parts = [f"graded {day}" if day else "", f"hand-in {found.get('handin', '')[:SHORT]}" if found.get("handin") else "",
-             f"checks {found.get('checks', '')[:SHORT]}", f"{KIT} {found.get('kit', '')}", f"Python {python}",
-             f"isolation {found.get('isolation', '')}"]
+    parts = [
+        f"graded {day}" if day else "",
+        f"hand-in {found.get('handin', '')[:SHORT]}" if found.get("handin") else "",
+        f"checks {found.get('checks', '')[:SHORT]}",
+        f"{KIT} {found.get('kit', '')}",
+        f"Python {python}",
+        f"isolation {found.get('isolation', '')}",
+    ]
     return "; ".join(part for part in parts if part)
 
 

@@ -34,7 +34,9 @@ def reading(path):
         ) from None
     except OSError as err:
         reason = err.strerror or type(err).__name__
-        raise SubmissionError(f"{path}: cannot be read ({reason}); hand in an ordinary file that you can open") from None
+        raise SubmissionError(
+            f"{path}: cannot be read ({reason}); hand in an ordinary file that you can open"
+        ) from None
 
 
 def handed_in_files(folder):
@@ -54,14 +56,18 @@ def handed_in_files(folder):
                 for entry in listing:
                     seen += 1
                     if seen > MAX_ENTRIES:
-                        notes.append(f"{folder}: more than {MAX_ENTRIES:,} files and folders, so only some were looked "
-                                     f"at; hand in only your notebooks and your lesson modules ({MODULES_SAID})")
+                        notes.append(
+                            f"{folder}: more than {MAX_ENTRIES:,} files and folders, so only some were looked "
+                            f"at; hand in only your notebooks and your lesson modules ({MODULES_SAID})"
+                        )
                         queue.clear()
                         break
                     entries.append(entry)
         except OSError as err:
-            notes.append(f"{here}: the folder cannot be read ({err.strerror or type(err).__name__}), so the files in "
-                         "it were not graded; hand in ordinary folders that you can open")
+            notes.append(
+                f"{here}: the folder cannot be read ({err.strerror or type(err).__name__}), so the files in "
+                "it were not graded; hand in ordinary folders that you can open"
+            )
         for entry in sorted(entries, key=lambda e: e.name):
             try:
                 is_folder, is_link = entry.is_dir(follow_symlinks=False), entry.is_symlink()
@@ -75,8 +81,10 @@ def handed_in_files(folder):
             elif not is_folder and (entry.name.endswith(".ipynb") or entry.name in MODULE_NAMES):
                 found.append((here / entry.name, is_link))
     if too_deep is not None:
-        notes.append(f"{too_deep}: folders more than {MAX_FOLDER_DEPTH} deep are not looked in; "
-                     f"move your notebooks and lesson modules ({MODULES_SAID}) up and hand them in again")
+        notes.append(
+            f"{too_deep}: folders more than {MAX_FOLDER_DEPTH} deep are not looked in; "
+            f"move your notebooks and lesson modules ({MODULES_SAID}) up and hand them in again"
+        )
     return sorted(found), notes
 
 
@@ -113,8 +121,10 @@ def parsable(chunks):
         except (SyntaxError, ValueError):
             pass
         except (RecursionError, MemoryError):
-            notes.append(f"{chunk.label}: its code is nested too deeply for Python to read, so it was not graded; "
-                         "split the long expression into smaller statements and hand it in again")
+            notes.append(
+                f"{chunk.label}: its code is nested too deeply for Python to read, so it was not graded; "
+                "split the long expression into smaller statements and hand it in again"
+            )
             continue
         kept.append(chunk)
     return kept, notes

@@ -57,10 +57,36 @@ def results_json(grade):
 
 # The keys Gradescope's results.json documents, at the top level and in each test. Anything else the kit says
 # about a run (its max_score, how learner code was isolated) goes under extra_data, which Gradescope keeps as given.
-GRADESCOPE_KEYS = frozenset({"score", "execution_time", "output", "output_format", "test_output_format",
-                             "test_name_format", "visibility", "stdout_visibility", "extra_data", "tests", "leaderboard"})
-GRADESCOPE_TEST_KEYS = frozenset({"score", "max_score", "status", "name", "name_format", "number", "output",
-                                  "output_format", "tags", "visibility", "extra_data"})
+GRADESCOPE_KEYS = frozenset(
+    {
+        "score",
+        "execution_time",
+        "output",
+        "output_format",
+        "test_output_format",
+        "test_name_format",
+        "visibility",
+        "stdout_visibility",
+        "extra_data",
+        "tests",
+        "leaderboard",
+    }
+)
+GRADESCOPE_TEST_KEYS = frozenset(
+    {
+        "score",
+        "max_score",
+        "status",
+        "name",
+        "name_format",
+        "number",
+        "output",
+        "output_format",
+        "tags",
+        "visibility",
+        "extra_data",
+    }
+)
 
 
 def for_gradescope(results):
@@ -84,8 +110,12 @@ def not_graded(message):
 
     No max_score: nothing says which lessons were meant, and Gradescope then counts the assignment's own points.
     """
-    return {"score": 0.0, "execution_time": 0.0, "output": f"Your hand-in could not be graded, so it is worth 0.\n{message}",
-            "tests": []}
+    return {
+        "score": 0.0,
+        "execution_time": 0.0,
+        "output": f"Your hand-in could not be graded, so it is worth 0.\n{message}",
+        "tests": [],
+    }
 
 
 def _plain(text):

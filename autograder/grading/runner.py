@@ -77,7 +77,7 @@ def telling(check, failures):
     """
     tells = getattr(diagnose, "tells_apart", None)
     if tells is not None:
-        for failure in failures[-1:-TELLING_TRIES - 1:-1]:
+        for failure in failures[-1 : -TELLING_TRIES - 1 : -1]:
             if tells(check, failure):
                 return failure
     return failures[-1]
@@ -109,7 +109,9 @@ class Runner(MeasuredRuns):
         if case.fn in self.struck:  # it hung before: a right answer would not need long now either
             limits = self.sandbox.limits
             seconds = min(seconds or limits.struck_call_seconds, limits.struck_large_call_seconds)
-        reply = self.sandbox.call(case.fn, list(case.args), case.kwargs, seconds=seconds, built=case.built, **case.request())
+        reply = self.sandbox.call(
+            case.fn, list(case.args), case.kwargs, seconds=seconds, built=case.built, **case.request()
+        )
         if reply.get("status") == "timeout":
             self.struck.add(case.fn)
         return reply
@@ -135,7 +137,12 @@ class Runner(MeasuredRuns):
     def run(self, check):
         """The check's Failure, or None; a call too slow says how its time grows where the check can measure it."""
         failure = self.judged(check)
-        if failure is not None and check.growth is not None and failure.status in GROWING and check.expect != "linear_growth":
+        if (
+            failure is not None
+            and check.growth is not None
+            and failure.status in GROWING
+            and check.expect != "linear_growth"
+        ):
             failure = self.grown(check, failure)
         return failure
 
@@ -255,7 +262,6 @@ def drawn_examples(check):
             stored = recorder.cases
         cached = _EXAMPLES[key] = (check.strategy, stored)
     return cached[1]
-
 
 
 def use(held):

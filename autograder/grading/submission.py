@@ -55,7 +55,9 @@ def _read_text(path: Path, limit=MAX_FILE_BYTES) -> str:
         raise SubmissionError(f"{path}: no such file; check the path")
     size = path.stat().st_size
     if size > limit:
-        raise SubmissionError(f"{path}: {size} bytes is too large to grade; clear the notebook's outputs and hand it in again")
+        raise SubmissionError(
+            f"{path}: {size} bytes is too large to grade; clear the notebook's outputs and hand it in again"
+        )
     data = path.read_bytes()
     try:
         return data.decode("utf-8-sig")  # a byte-order mark, as some editors write, is not code
@@ -76,12 +78,16 @@ def read_notebook_json(path: Path):
     """A notebook file parsed as JSON (a dict); SubmissionError naming the file and the fix when it cannot be."""
     text = _read_text(path, MAX_NOTEBOOK_BYTES)
     if not text.strip():
-        raise SubmissionError(f"{path}: the notebook is empty; save it in JupyterLab (File > Save) and hand it in again")
+        raise SubmissionError(
+            f"{path}: the notebook is empty; save it in JupyterLab (File > Save) and hand it in again"
+        )
     costly = too_costly(text.encode("utf-8"))  # before json.loads: a text's cost is its size, not its count of values
     if costly:
-        raise SubmissionError(f"{path}: not read: {costly}, far more than any notebook Jupyter saves; open it in "
-                              "JupyterLab, clear its outputs (Edit > Clear Outputs of All Cells), remove what was added "
-                              "to its metadata, save it and hand it in again")
+        raise SubmissionError(
+            f"{path}: not read: {costly}, far more than any notebook Jupyter saves; open it in "
+            "JupyterLab, clear its outputs (Edit > Clear Outputs of All Cells), remove what was added "
+            "to its metadata, save it and hand it in again"
+        )
     try:
         nb = json.loads(text)
     except json.JSONDecodeError as err:
@@ -90,7 +96,9 @@ def read_notebook_json(path: Path):
             "open it in JupyterLab, save it, and hand it in again"
         ) from None
     except (ValueError, RecursionError):  # numbers too long to read, or lists nested too deeply
-        raise SubmissionError(f"{path}: not valid notebook JSON; open it in JupyterLab, save it, and hand it in again") from None
+        raise SubmissionError(
+            f"{path}: not valid notebook JSON; open it in JupyterLab, save it, and hand it in again"
+        ) from None
     if not isinstance(nb, dict):
         raise SubmissionError(f"{path}: not a notebook (the top level is not a JSON object); hand in the .ipynb file")
     return nb
@@ -134,14 +142,20 @@ def from_notebook_json(nb, path, is_test=notebook.is_test_cell) -> Submission:
             )
         chunks, notes = notebook.code_cells(nb, path.name, left_out, answer_chunks)
     except ValueError:
-        raise SubmissionError(f"{path}: the notebook has no list of cells; open it in JupyterLab, save it, and hand it in again") from None
+        raise SubmissionError(
+            f"{path}: the notebook has no list of cells; open it in JupyterLab, save it, and hand it in again"
+        ) from None
     sub.chunks = [Chunk(label, code) for label, code in chunks]
     sub.notes.extend(notes)
     if not sub.chunks:
-        raise SubmissionError(f"{path}: the notebook has no code cells; hand in the lesson notebook with your code in it")
+        raise SubmissionError(
+            f"{path}: the notebook has no code cells; hand in the lesson notebook with your code in it"
+        )
     code_bytes = sum(len(chunk.code.encode()) for chunk in sub.chunks)
     if code_bytes > MAX_FILE_BYTES:
-        raise SubmissionError(f"{path}: its code cells hold {code_bytes} bytes, too many to grade; remove the data pasted into them")
+        raise SubmissionError(
+            f"{path}: its code cells hold {code_bytes} bytes, too many to grade; remove the data pasted into them"
+        )
     return sub
 
 
@@ -154,8 +168,10 @@ def from_folder(path: Path) -> Submission:
     links = [p for p, link in listed if link]
     if not found:
         hint = f" ({len(links)} symbolic link(s) ignored)" if links else ""
-        raise SubmissionError(f"{path}: no notebook or {MODULES_SAID} found{hint}; hand in your lesson notebook(s) or "
-                              f"your module(s) from exercises/")
+        raise SubmissionError(
+            f"{path}: no notebook or {MODULES_SAID} found{hint}; hand in your lesson notebook(s) or "
+            f"your module(s) from exercises/"
+        )
     sub = Submission(origin=path)
     problems = []
     for p in found:
@@ -187,5 +203,7 @@ def load(path) -> Submission:
         return from_notebook(path)
     if path.suffix == ".py":
         return from_module(path)
-    raise SubmissionError(f"{path}: cannot grade a '{path.suffix or 'extensionless'}' file; "
-                          "hand in a .py module, an .ipynb notebook, or a folder")
+    raise SubmissionError(
+        f"{path}: cannot grade a '{path.suffix or 'extensionless'}' file; "
+        "hand in a .py module, an .ipynb notebook, or a folder"
+    )

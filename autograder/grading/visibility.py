@@ -23,7 +23,8 @@ class GradescopeResults(Configurable):
     """The course config's settings of the results.json the Gradescope autograder writes."""
 
     visibility = Dict(
-        value_trait=Enum(LEVELS), default_value={},
+        value_trait=Enum(LEVELS),
+        default_value={},
         help='{check family, "property" or "answers": Gradescope visibility} of the tests; '
         'every other test is "visible"',
     ).tag(config=True)
@@ -37,8 +38,10 @@ def checked(visibility, families):
     """``visibility`` ({key: level}) when every key is a family or a group and every level is Gradescope's."""
     for key, level in visibility.items():
         if key not in families and key not in GROUPS:
-            raise VisibilityError(f"{key!r} is no check family of the course nor one of {', '.join(GROUPS)}; "
-                                  f"the families are {', '.join(sorted(families))}")
+            raise VisibilityError(
+                f"{key!r} is no check family of the course nor one of {', '.join(GROUPS)}; "
+                f"the families are {', '.join(sorted(families))}"
+            )
         if level not in LEVELS:
             raise VisibilityError(f"{key}={level!r}: Gradescope's visibilities are {', '.join(LEVELS)}")
     return dict(visibility)
@@ -71,6 +74,8 @@ def apply(results, visibility, property_families):
     """A copy of ``results`` whose tests carry the visibility their family is given."""
     if not visibility:
         return results
-    tests = [dict(test, visibility=level_of(test.get("name", ""), visibility, property_families))
-             for test in results.get("tests", [])]
+    tests = [
+        dict(test, visibility=level_of(test.get("name", ""), visibility, property_families))
+        for test in results.get("tests", [])
+    ]
     return dict(results, tests=tests)

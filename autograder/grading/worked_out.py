@@ -14,8 +14,12 @@ def reference_replies(case, repeats=1, **measure):
     """The reference's replies to `case`, called `repeats` times in one fresh sandbox child, as a learner's would be."""
     source = open(active.part("judges").reference_module(case.fn).__file__, encoding="utf-8").read()
     with Sandbox([Chunk("reference", source)], reference=True) as sandbox:
-        return [sandbox.call(case.fn, list(case.args), case.kwargs, seconds=60, built=case.built, **measure,
-                             **case.request()) for _ in range(repeats)]
+        return [
+            sandbox.call(
+                case.fn, list(case.args), case.kwargs, seconds=60, built=case.built, **measure, **case.request()
+            )
+            for _ in range(repeats)
+        ]
 
 
 def reference_memory(case):
@@ -79,7 +83,6 @@ def store():
     if not _STORE:
         _STORE.append(prepared.load(active.part("checks").all_checks()))
     return _STORE[0]
-
 
 
 def use(held):

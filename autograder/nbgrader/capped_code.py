@@ -11,7 +11,9 @@ from nbconvert.preprocessors import Preprocessor
 
 MAX_CELL_CHARS = 20_000  # characters of one code cell shown
 MAX_PAGE_CHARS = 200_000  # characters of code a page shows in all
-NOTE = "# [{chars:,} more character(s) of this cell not shown: a feedback page shows {most:,} of a cell, {page:,} in all]"
+NOTE = (
+    "# [{chars:,} more character(s) of this cell not shown: a feedback page shows {most:,} of a cell, {page:,} in all]"
+)
 
 
 def cut(source, most):
@@ -22,8 +24,11 @@ def cut(source, most):
     if "\n" in kept:
         kept = kept[: kept.rindex("\n") + 1]
     left_out = len(source) - len(kept)
-    return kept + ("" if kept.endswith("\n") or not kept else "\n") + NOTE.format(
-        chars=left_out, most=MAX_CELL_CHARS, page=MAX_PAGE_CHARS)
+    return (
+        kept
+        + ("" if kept.endswith("\n") or not kept else "\n")
+        + NOTE.format(chars=left_out, most=MAX_CELL_CHARS, page=MAX_PAGE_CHARS)
+    )
 
 
 def cap_code(cells):

@@ -26,8 +26,10 @@ import json
 MAX_OUTPUTS = 1_000  # outputs of a notebook, after merging streams; the note counts as one
 MAX_OUTPUT_CHARS = 5_000_000  # characters of all of a notebook's outputs together; the note included
 NOTE_CHARS = 400  # kept free for the note, which is shorter
-NOTE = ("[{outputs:,} output(s) and {chars:,} character(s) of output not shown from here on: "
-        "a notebook shows at most {most_outputs:,} outputs and {most_chars:,} characters of output]")
+NOTE = (
+    "[{outputs:,} output(s) and {chars:,} character(s) of output not shown from here on: "
+    "a notebook shows at most {most_outputs:,} outputs and {most_chars:,} characters of output]"
+)
 
 
 def _length(value):
@@ -199,8 +201,11 @@ def cells_of(nb):
     cells = nb.get("cells")
     if not isinstance(cells, list):
         worksheets = nb.get("worksheets")
-        cells = [c for w in worksheets if isinstance(w, dict) and isinstance(w.get("cells"), list)
-                 for c in w["cells"]] if isinstance(worksheets, list) else []
+        cells = (
+            [c for w in worksheets if isinstance(w, dict) and isinstance(w.get("cells"), list) for c in w["cells"]]
+            if isinstance(worksheets, list)
+            else []
+        )
     return [cell for cell in cells if isinstance(cell, dict)]
 
 

@@ -255,15 +255,19 @@ class Course:
         for lesson in LESSONS:
             for path in sorted(self.root.glob(f"submitted/*/{lesson.assignment}/{lesson.notebook}")):
                 student = path.parent.parent.name
-                found.setdefault((student, lesson.assignment), []).append(f"{student}/{lesson.assignment}/{lesson.notebook}")
+                found.setdefault((student, lesson.assignment), []).append(
+                    f"{student}/{lesson.assignment}/{lesson.notebook}"
+                )
         return found
 
     # -- the gradebook, as plain data for the pipeline ---------------------------
     def grade_cells(self):
         """{assignment: ({grade_id: points}, test ids)} of every lesson, from the gradebook."""
         with self.gradebook() as gradebook:
-            return {lesson.assignment: course_cells(gradebook, Path(lesson.notebook).stem, lesson.assignment)
-                    for lesson in LESSONS}
+            return {
+                lesson.assignment: course_cells(gradebook, Path(lesson.notebook).stem, lesson.assignment)
+                for lesson in LESSONS
+            }
 
     def gradebook_scores(self):
         """({assignment: max score}, {student: {assignment: (score after the late penalty, seconds late, penalty)}})."""
@@ -276,7 +280,10 @@ class Course:
                 for submission in sorted(assignment.submissions, key=lambda s: s.student_id):
                     penalty = submission.late_submission_penalty or 0.0
                     learners[submission.student_id][lesson.assignment] = (
-                        submission.score - penalty, submission.total_seconds_late, penalty)
+                        submission.score - penalty,
+                        submission.total_seconds_late,
+                        penalty,
+                    )
         return most, learners
 
     def remove_gone(self):
@@ -290,8 +297,13 @@ class Course:
                     submitted = gradebook.find_assignment(lesson.assignment).submissions
                 except MissingEntry:
                     continue
-                for student in sorted(s.student_id for s in submitted if f"{s.student_id}/{lesson.assignment}" not in present):
-                    for step in ("autograded", "feedback"):  # the files first: a kill leaves the submission to find again
+                for student in sorted(
+                    s.student_id for s in submitted if f"{s.student_id}/{lesson.assignment}" not in present
+                ):
+                    for step in (
+                        "autograded",
+                        "feedback",
+                    ):  # the files first: a kill leaves the submission to find again
                         remove(self.path(step, student, lesson.assignment))
                     remove(self.root / "results" / student / f"{lesson.assignment}.json")
                     gradebook.remove_submission(lesson.assignment, student)
@@ -317,8 +329,21 @@ class Course:
 
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_ALL)
-        writer.writerow(("assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email",
-                         "raw_score", "late_submission_penalty", "score", "max_score"))  # CsvExportPlugin's columns
+        writer.writerow(
+            (
+                "assignment",
+                "duedate",
+                "timestamp",
+                "student_id",
+                "last_name",
+                "first_name",
+                "email",
+                "raw_score",
+                "late_submission_penalty",
+                "score",
+                "max_score",
+            )
+        )  # CsvExportPlugin's columns
         with self.gradebook() as gradebook:
             students = gradebook.students
             for assignment in gradebook.assignments:
@@ -331,10 +356,27 @@ class Course:
                         handed_in = ("", 0.0, 0.0, 0.0)
                     else:
                         penalty = submission.late_submission_penalty
-                        handed_in = (submission.timestamp, submission.score, penalty,
-                                     max(0.0, submission.score - penalty))
+                        handed_in = (
+                            submission.timestamp,
+                            submission.score,
+                            penalty,
+                            max(0.0, submission.score - penalty),
+                        )
                     timestamp, raw_score, penalty, score = handed_in
-                    writer.writerow(cell(value) for value in (
-                        assignment.name, assignment.duedate, timestamp, student.id, student.last_name,
-                        student.first_name, student.email, raw_score, penalty, score, assignment.max_score))
+                    writer.writerow(
+                        cell(value)
+                        for value in (
+                            assignment.name,
+                            assignment.duedate,
+                            timestamp,
+                            student.id,
+                            student.last_name,
+                            student.first_name,
+                            student.email,
+                            raw_score,
+                            penalty,
+                            score,
+                            assignment.max_score,
+                        )
+                    )
         write_if_changed(self.root / "grades.csv", out.getvalue())

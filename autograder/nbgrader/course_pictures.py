@@ -89,8 +89,15 @@ def pictures(source, cache_dir=""):
             pass
     env = dict(os.environ, MPLBACKEND="Agg", PYTHONHASHSEED="0")
     try:
-        done = subprocess.run([sys.executable, "-m", __name__, str(source)], capture_output=True, text=True,
-                              timeout=SECONDS, env=env, cwd=str(source.parent), check=False)
+        done = subprocess.run(
+            [sys.executable, "-m", __name__, str(source)],
+            capture_output=True,
+            text=True,
+            timeout=SECONDS,
+            env=env,
+            cwd=str(source.parent),
+            check=False,
+        )
         drawn = json.loads(done.stdout) if done.returncode == 0 else {}
     except (OSError, ValueError, subprocess.TimeoutExpired):
         drawn = {}

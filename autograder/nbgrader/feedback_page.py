@@ -41,10 +41,13 @@ MESSAGE_CHARS = 200  # a longer one-line message is cut, with an ellipsis; the c
 METADATA_KEY = "graphkit_feedback"  # cell metadata the template reads: {"title", "message", "parts"}
 AUTO_COMMENT = "No response."  # what nbgrader's SaveAutoGrades writes on a solution cell left as handed out
 BACKTICKS = re.compile(r"`+([^`\n]+?)`+")  # `code` or ``code``
-PICTURE_SAID = "The picture this cell draws in JupyterLab, drawn with the reference's code (feedback never runs yours):\n"
-NO_PICTURE = ("No picture here: this cell is no longer the lesson's as handed out, and grading never runs your code "
-              "outside its sandbox. Run the cell in JupyterLab to see your picture.\n")
-
+PICTURE_SAID = (
+    "The picture this cell draws in JupyterLab, drawn with the reference's code (feedback never runs yours):\n"
+)
+NO_PICTURE = (
+    "No picture here: this cell is no longer the lesson's as handed out, and grading never runs your code "
+    "outside its sandbox. Run the cell in JupyterLab to see your picture.\n"
+)
 
 
 def template_dirs():
@@ -93,7 +96,7 @@ def code_parts(text):
     parts, at = [], 0
     for match in BACKTICKS.finditer(text):
         if match.start() > at:
-            parts.append((text[at:match.start()], False))
+            parts.append((text[at : match.start()], False))
         parts.append((match.group(1), True))
         at = match.end()
     if at < len(text):
@@ -180,10 +183,15 @@ class GradeCellSummary(NbGraderPreprocessor):
                 continue
             message = one_line(cell.get("outputs", []), grade_id) if cell.cell_type == "code" else ""
             if cell.cell_type == "code":
-                cell.outputs = [_unquoted(o) for o in cell.get("outputs", []) if o.get("output_type") != "execute_result"]
+                cell.outputs = [
+                    _unquoted(o) for o in cell.get("outputs", []) if o.get("output_type") != "execute_result"
+                ]
             message = " \u2014 ".join(part for part in (hand_note(grade_id, grades), message) if part)
-            cell.metadata[METADATA_KEY] = {"title": title_of(grade_id), "message": message,
-                                           "parts": [list(part) for part in code_parts(message)]}
+            cell.metadata[METADATA_KEY] = {
+                "title": title_of(grade_id),
+                "message": message,
+                "parts": [list(part) for part in code_parts(message)],
+            }
         return nb, resources
 
     @staticmethod

@@ -13,7 +13,13 @@ too (autograder/pipeline/roster.py).
 from markupsafe import escape
 from nbconvert.preprocessors import Preprocessor
 
-FROM_THE_GRADEBOOK = ("first_name", "last_name", "student", "assignment_id", "notebook_id")  # what nbgrader's handler puts in resources
+FROM_THE_GRADEBOOK = (
+    "first_name",
+    "last_name",
+    "student",
+    "assignment_id",
+    "notebook_id",
+)  # what nbgrader's handler puts in resources
 
 
 def escaped(value):

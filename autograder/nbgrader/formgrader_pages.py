@@ -39,7 +39,9 @@ def _patch_api():
     original = NbGraderAPI.get_assignment
 
     def get_assignment(self, assignment_id, released=None):
-        return assignment_as_the_kit_uses_it(original(self, assignment_id, released=set() if released is None else released))
+        return assignment_as_the_kit_uses_it(
+            original(self, assignment_id, released=set() if released is None else released)
+        )
 
     get_assignment.graphkit = True
     NbGraderAPI.get_assignment = get_assignment
@@ -50,7 +52,9 @@ def _kit_loader(environment):
     from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 
     original = environment.loader
-    environment.loader = ChoiceLoader([FileSystemLoader(str(TEMPLATES)), PrefixLoader({"nbgrader": original}), original])
+    environment.loader = ChoiceLoader(
+        [FileSystemLoader(str(TEMPLATES)), PrefixLoader({"nbgrader": original}), original]
+    )
     if environment.cache is not None:
         environment.cache.clear()
 

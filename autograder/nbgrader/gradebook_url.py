@@ -35,20 +35,26 @@ def check(url):
     try:
         parsed = make_url(url)
     except ArgumentError:
-        raise GradebookUrlError(f"{url!r} is not a database URL; write it as postgresql://USER@HOST[:PORT]/DATABASE "
-                                "or sqlite:////absolute/path/gradebook.db") from None
+        raise GradebookUrlError(
+            f"{url!r} is not a database URL; write it as postgresql://USER@HOST[:PORT]/DATABASE "
+            "or sqlite:////absolute/path/gradebook.db"
+        ) from None
     if parsed.get_backend_name() not in KINDS:
-        raise GradebookUrlError(f"{parsed.get_backend_name()!r}: the kit keeps its gradebook in "
-                                f"{' or '.join(KINDS)} only")
+        raise GradebookUrlError(
+            f"{parsed.get_backend_name()!r}: the kit keeps its gradebook in {' or '.join(KINDS)} only"
+        )
     if parsed.password is not None:
-        raise GradebookUrlError("the URL holds a password, and it would be written into OUT/nbgrader_config.py; "
-                                "leave it out of the URL and give it in ~/.pgpass or PGPASSWORD instead")
+        raise GradebookUrlError(
+            "the URL holds a password, and it would be written into OUT/nbgrader_config.py; "
+            "leave it out of the URL and give it in ~/.pgpass or PGPASSWORD instead"
+        )
     if parsed.get_backend_name() == "postgresql":
         try:
             parsed.get_dialect().import_dbapi()
         except ImportError:
-            raise GradebookUrlError("the PostgreSQL driver is not installed: "
-                                    ".venv/bin/python -m pip install --editable '.[postgres]'") from None
+            raise GradebookUrlError(
+                "the PostgreSQL driver is not installed: .venv/bin/python -m pip install --editable '.[postgres]'"
+            ) from None
     elif parsed.database and not parsed.database.startswith("/"):
         raise GradebookUrlError(f"{url!r}: give an SQLite gradebook's absolute path, sqlite:////path/to/gradebook.db")
     return url

@@ -14,10 +14,12 @@ from nbgrader.api import Assignment, BaseCell, Comment, Grade, Notebook, Submitt
 
 
 def _of_submissions(query, kind):
-    return (query.join(BaseCell, BaseCell.id == kind.cell_id)
-            .join(SubmittedNotebook, SubmittedNotebook.id == kind.notebook_id)
-            .join(SubmittedAssignment, SubmittedAssignment.id == SubmittedNotebook.assignment_id)
-            .join(Assignment, Assignment.id == SubmittedAssignment.assignment_id))
+    return (
+        query.join(BaseCell, BaseCell.id == kind.cell_id)
+        .join(SubmittedNotebook, SubmittedNotebook.id == kind.notebook_id)
+        .join(SubmittedAssignment, SubmittedAssignment.id == SubmittedNotebook.assignment_id)
+        .join(Assignment, Assignment.id == SubmittedAssignment.assignment_id)
+    )
 
 
 def read(gradebook):
@@ -34,8 +36,9 @@ def read(gradebook):
         return found.setdefault(f"{student}/{assignment}", {"grades": {}, "comments": {}})
 
     db = gradebook.db
-    grades = (_of_submissions(db.query(Grade, BaseCell.name, SubmittedAssignment.student_id, Assignment.name), Grade)
-              .filter((Grade.manual_score.isnot(None)) | ((Grade.extra_credit.isnot(None)) & (Grade.extra_credit != 0))))
+    grades = _of_submissions(
+        db.query(Grade, BaseCell.name, SubmittedAssignment.student_id, Assignment.name), Grade
+    ).filter((Grade.manual_score.isnot(None)) | ((Grade.extra_credit.isnot(None)) & (Grade.extra_credit != 0)))
     for grade, cell, student, assignment in grades:
         entry(student, assignment)["grades"][cell] = {
             "score": grade.manual_score,
@@ -43,9 +46,9 @@ def read(gradebook):
             "max_score": grade.max_score,
             "extra_credit": grade.extra_credit or 0.0,
         }
-    comments = (_of_submissions(db.query(Comment.manual_comment, BaseCell.name, SubmittedAssignment.student_id,
-                                         Assignment.name), Comment)
-                .filter(Comment.manual_comment.isnot(None)))
+    comments = _of_submissions(
+        db.query(Comment.manual_comment, BaseCell.name, SubmittedAssignment.student_id, Assignment.name), Comment
+    ).filter(Comment.manual_comment.isnot(None))
     for text, cell, student, assignment in comments:
         if text.strip():
             entry(student, assignment)["comments"][cell] = text
@@ -64,13 +67,19 @@ def notebook_marks(gradebook, notebook, assignment, student):
     db = gradebook.db
 
     def of_notebook(query, kind):
-        return (_of_submissions(query, kind)
-                .join(Notebook, Notebook.id == SubmittedNotebook.notebook_id)
-                .filter(Assignment.name == assignment, SubmittedAssignment.student_id == student,
-                        Notebook.name == notebook))
+        return (
+            _of_submissions(query, kind)
+            .join(Notebook, Notebook.id == SubmittedNotebook.notebook_id)
+            .filter(Assignment.name == assignment, SubmittedAssignment.student_id == student, Notebook.name == notebook)
+        )
 
-    grades = {cell: (auto, manual) for cell, auto, manual in
-              of_notebook(db.query(BaseCell.name, Grade.auto_score, Grade.manual_score), Grade)}
-    comments = {cell: text for cell, text in of_notebook(db.query(BaseCell.name, Comment.manual_comment), Comment)
-                if text and text.strip()}
+    grades = {
+        cell: (auto, manual)
+        for cell, auto, manual in of_notebook(db.query(BaseCell.name, Grade.auto_score, Grade.manual_score), Grade)
+    }
+    comments = {
+        cell: text
+        for cell, text in of_notebook(db.query(BaseCell.name, Comment.manual_comment), Comment)
+        if text and text.strip()
+    }
     return grades, comments

@@ -51,9 +51,11 @@ class NotebookRows:
         db = gradebook.db
 
         def of_notebook(query, cell):
-            return (query.join(Notebook, Notebook.id == cell.notebook_id)
-                    .join(Assignment, Assignment.id == Notebook.assignment_id)
-                    .filter(Notebook.name == notebook, Assignment.name == assignment))
+            return (
+                query.join(Notebook, Notebook.id == cell.notebook_id)
+                .join(Assignment, Assignment.id == Notebook.assignment_id)
+                .filter(Notebook.name == notebook, Assignment.name == assignment)
+            )
 
         self._source = {c.name: c for c in of_notebook(db.query(SourceCell), SourceCell)}
         # find_graded_cell takes a grade cell before a task cell of the same name
@@ -61,14 +63,16 @@ class NotebookRows:
         self._grades, self._comments = {}, {}
         if student is not None:
             for rows, kind in ((self._grades, Grade), (self._comments, Comment)):
-                query = (db.query(kind, BaseCell.name)
-                         .join(BaseCell, BaseCell.id == kind.cell_id)
-                         .join(SubmittedNotebook, SubmittedNotebook.id == kind.notebook_id)
-                         .join(Notebook, Notebook.id == SubmittedNotebook.notebook_id)
-                         .join(SubmittedAssignment, SubmittedAssignment.id == SubmittedNotebook.assignment_id)
-                         .join(Assignment, Assignment.id == SubmittedAssignment.assignment_id)
-                         .join(Student, Student.id == SubmittedAssignment.student_id)
-                         .filter(Notebook.name == notebook, Assignment.name == assignment, Student.id == student))
+                query = (
+                    db.query(kind, BaseCell.name)
+                    .join(BaseCell, BaseCell.id == kind.cell_id)
+                    .join(SubmittedNotebook, SubmittedNotebook.id == kind.notebook_id)
+                    .join(Notebook, Notebook.id == SubmittedNotebook.notebook_id)
+                    .join(SubmittedAssignment, SubmittedAssignment.id == SubmittedNotebook.assignment_id)
+                    .join(Assignment, Assignment.id == SubmittedAssignment.assignment_id)
+                    .join(Student, Student.id == SubmittedAssignment.student_id)
+                    .filter(Notebook.name == notebook, Assignment.name == assignment, Student.id == student)
+                )
                 rows.update((name, row) for row, name in query)
 
     def _held(self, rows, name, *which):

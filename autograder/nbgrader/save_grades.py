@@ -21,8 +21,9 @@ class SaveAutoGradesAtOnce(SaveAutoGrades):
         self.notebook_id, self.assignment_id = found["notebook"], found["assignment"]
         self.student_id, self.db_url = found["student"], found["db_url"]
         with Gradebook(self.db_url) as gradebook:
-            self.gradebook = NotebookRows(gradebook, self.notebook_id, self.assignment_id, self.student_id,
-                                          session=FlushOnCommit(gradebook.db))
+            self.gradebook = NotebookRows(
+                gradebook, self.notebook_id, self.assignment_id, self.student_id, session=FlushOnCommit(gradebook.db)
+            )
             nb, resources = NbGraderPreprocessor.preprocess(self, nb, resources)  # the cells, as SaveAutoGrades does
             gradebook.db.commit()
         return nb, resources

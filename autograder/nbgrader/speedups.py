@@ -98,7 +98,10 @@ def _create_all_factory(metadata):
         if tables is None and checkfirst:
             with bind.connect() as connection:
                 if bind.dialect.name == "sqlite":
-                    names = {row[0] for row in connection.exec_driver_sql("SELECT name FROM sqlite_master WHERE type = 'table'")}
+                    names = {
+                        row[0]
+                        for row in connection.exec_driver_sql("SELECT name FROM sqlite_master WHERE type = 'table'")
+                    }
                 else:  # a database server (PostgreSQL): its tables' names in one query too
                     from sqlalchemy import inspect
 
@@ -198,11 +201,14 @@ def exporter_class():
             # HTMLExporter.from_notebook_node's filters, then the page as its template writes it
             langinfo = nb.metadata.get("language_info", {})
             lexer = langinfo.get("pygments_lexer", langinfo.get("name", None))
-            self.register_filter("highlight_code", self.filters.get(
-                "highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self)))
+            self.register_filter(
+                "highlight_code", self.filters.get("highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self))
+            )
             resources = self._init_resources(resources)
-            self.register_filter("filter_data_type", WidgetsDataTypeFilter(
-                notebook_metadata=self._nb_metadata, parent=self, resources=resources))
+            self.register_filter(
+                "filter_data_type",
+                WidgetsDataTypeFilter(notebook_metadata=self._nb_metadata, parent=self, resources=resources),
+            )
             html, resources = TemplateExporter.from_notebook_node(self, nb, resources, **kw)
             return accessible(html), resources
 

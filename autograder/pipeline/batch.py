@@ -108,7 +108,9 @@ def autograde(course, keys, changed, feedback=None):
         del graded[handin]
     for handin in sorted(set(fed) - set(wanted)):
         del fed[handin]
-    dirty = {h for h, s in wanted.items() if graded.get(h) != s or not course.path("autograded", *h.split("/")).exists()}
+    dirty = {
+        h for h, s in wanted.items() if graded.get(h) != s or not course.path("autograded", *h.split("/")).exists()
+    }
     dirty |= {f"{s}/{a}" for s, a in changed if f"{s}/{a}" in wanted}
     if not dirty:
         return dirty, set()
@@ -136,7 +138,6 @@ def autograde(course, keys, changed, feedback=None):
     bar.close()
     course.save_state()
     return dirty, failed
-
 
 
 # ---------------------------------------------------------------- the whole batch
@@ -171,14 +172,18 @@ def run(out="out", submissions=None, zip_file=None, assignment=None, workers=WOR
         notes = collected.notes + notes
     course.remove_gone()
     keys = pregrading.pregrade(course, workers)
-    marks = outputs.read_marks(course)  # what graders set in the formgrader since the last run: the gradebook is the truth
+    marks = outputs.read_marks(
+        course
+    )  # what graders set in the formgrader since the last run: the gradebook is the truth
     with Feedback(course, workers, marks) as writer:
         alongside = writer if workers > 1 else None  # one worker: feedback after autograde, in this process
         tried, failed = autograde(course, keys, changed, alongside)
         if len(failed) > 1 and failed == tried:
             raise BatchError(f"nbgrader autograde failed on every hand-in:\n{course.log_tail('autograde')}")
         if failed:
-            stream.write(f"nbgrader could not grade {', '.join(sorted(failed))}; grading them as unreadable notebooks\n")
+            stream.write(
+                f"nbgrader could not grade {', '.join(sorted(failed))}; grading them as unreadable notebooks\n"
+            )
             handins.mark_unreadable(course, failed)
             keys = pregrading.pregrade(course, workers)
             _tried, failed = autograde(course, keys, set(), alongside)
@@ -220,8 +225,10 @@ def main(argv=None, started=None):
     else:
         done = grade.NOTHING
     if cohort.refreshed:
-        done += (f"; grades or comments set by hand in the gradebook changed for {len(cohort.refreshed)} hand-in(s): "
-                 "their feedback pages were written again")
+        done += (
+            f"; grades or comments set by hand in the gradebook changed for {len(cohort.refreshed)} hand-in(s): "
+            "their feedback pages were written again"
+        )
     print(f"\n{done}; {grade.DONE} {out}/")
     if digest and not cohort.unfinished:
         unchanged.remember(args.out, digest, printed)

@@ -60,9 +60,10 @@ class CanvasExport(Configurable):
     """What the course config says about exporting grades to Canvas."""
 
     assignment_ids = Dict(
-        value_trait=Integer(), default_value={},
+        value_trait=Integer(),
+        default_value={},
         help="{assignment id: Canvas assignment id}: the Canvas assignment each lesson's column goes to on import "
-             "(the number in the assignment's address in Canvas); a lesson without one becomes a new Canvas assignment",
+        "(the number in the assignment's address in Canvas); a lesson without one becomes a new Canvas assignment",
     ).tag(config=True)
 
 
@@ -71,13 +72,17 @@ def assignment_ids(course):
     try:
         ids = CanvasExport(config=course.config()).assignment_ids
     except Exception as err:  # noqa: BLE001 - traitlets says what is wrong with the value
-        raise BatchError(f"{course.root / 'nbgrader_config.py'}: c.CanvasExport.assignment_ids: {err}; "
-                         f'write it as {{"{LESSONS[0].assignment}": 12345, ...}}') from None
+        raise BatchError(
+            f"{course.root / 'nbgrader_config.py'}: c.CanvasExport.assignment_ids: {err}; "
+            f'write it as {{"{LESSONS[0].assignment}": 12345, ...}}'
+        ) from None
     lessons = {lesson.assignment for lesson in LESSONS}
     unknown = sorted(set(ids) - lessons)
     if unknown:
-        raise BatchError(f"{course.root / 'nbgrader_config.py'}: c.CanvasExport.assignment_ids names "
-                         f"{', '.join(unknown)}, which the course does not have; use {', '.join(sorted(lessons))}")
+        raise BatchError(
+            f"{course.root / 'nbgrader_config.py'}: c.CanvasExport.assignment_ids names "
+            f"{', '.join(unknown)}, which the course does not have; use {', '.join(sorted(lessons))}"
+        )
     return {assignment: str(number) for assignment, number in ids.items()}
 
 
@@ -109,22 +114,30 @@ def export(out, stream=None):
     stream = stream or sys.stderr
     course = Course(out, stream)
     if not course.has_gradebook():
-        raise BatchError(f"{course.root}: no gradebook here; grade a Canvas download first: make collect ZIP=... OUT={out}")
+        raise BatchError(
+            f"{course.root}: no gradebook here; grade a Canvas download first: make collect ZIP=... OUT={out}"
+        )
     ids = lms_ids(course.root / "collected")
     ids = {a: by for a, by in ids.items() if by}
     if not ids:
-        raise BatchError(f"{course.root}: holds no Canvas download (no collected/lms_ids.json), so there are no "
-                         f"Canvas ids to export to; grade the downloads with make collect ZIP=... OUT={out} first")
+        raise BatchError(
+            f"{course.root}: holds no Canvas download (no collected/lms_ids.json), so there are no "
+            f"Canvas ids to export to; grade the downloads with make collect ZIP=... OUT={out} first"
+        )
     canvas_ids = assignment_ids(course)
     _most, scores = course.gradebook_scores()
     table = rows(scores, ids, canvas_ids)
     path = course.root / EXPORT
     write_if_changed(path, csv_text(table))
-    said = [f"wrote {path}: {len(table) - 1} learner(s), {len(ids)} lesson(s) ({', '.join(table[0][len(COLUMNS):])}); "
-            "import it in Canvas: Grades > Import"]
-    for assignment in (a for a in table[0][len(COLUMNS):] if a in ids):
-        said.append(f"{assignment} has no Canvas assignment id (c.CanvasExport.assignment_ids in the course config), "
-                    "so Canvas makes it a new assignment on import")
+    said = [
+        f"wrote {path}: {len(table) - 1} learner(s), {len(ids)} lesson(s) ({', '.join(table[0][len(COLUMNS) :])}); "
+        "import it in Canvas: Grades > Import"
+    ]
+    for assignment in (a for a in table[0][len(COLUMNS) :] if a in ids):
+        said.append(
+            f"{assignment} has no Canvas assignment id (c.CanvasExport.assignment_ids in the course config), "
+            "so Canvas makes it a new assignment on import"
+        )
     return path, said
 
 
@@ -163,8 +176,9 @@ def write_download(source, assignment, due, zip_path):
             stamp = folder / TIMESTAMP
             when = _upload_time(stamp) if stamp.is_file() else datetime.datetime(1980, 1, 1)  # a zip's "no time"
             late = due is not None and stamp.is_file() and when > due.replace(tzinfo=None)
-            name = canvas_name(student, FIRST_USER_ID + index, FIRST_SUBMISSION_ID + 1000 * number + index,
-                               lesson.notebook, late)
+            name = canvas_name(
+                student, FIRST_USER_ID + index, FIRST_SUBMISSION_ID + 1000 * number + index, lesson.notebook, late
+            )
             info = zipfile.ZipInfo(name, date_time=when.timetuple()[:6])
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, (folder / lesson.notebook).read_bytes())
@@ -190,10 +204,16 @@ def demo_downloads(out, stream=None):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m autograder.pipeline.canvas", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=("export", "demo"),
-                        help="export: OUT/canvas.csv for Canvas's gradebook import; demo: the demo cohort as Canvas downloads")
+    parser = argparse.ArgumentParser(
+        prog="python -m autograder.pipeline.canvas",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "command",
+        choices=("export", "demo"),
+        help="export: OUT/canvas.csv for Canvas's gradebook import; demo: the demo cohort as Canvas downloads",
+    )
     parser.add_argument("--out", default="out", help="the cohort's grading folder (default: out)")
     args = parser.parse_args(argv)
     try:

@@ -21,15 +21,28 @@ def histogram(bins, width=640, height=240):
     bars = []
     for i, (low, high, count) in enumerate(bins):
         h = plot_h * count / most
-        bars.append({
-            "x": round(left + i * slot + 2, 1), "y": round(top + plot_h - h, 1), "w": round(slot - 4, 1), "h": round(h, 1),
-            "count": count, "label": f"{low}\u2013{high}%", "cx": round(left + (i + 0.5) * slot, 1),
-        })
+        bars.append(
+            {
+                "x": round(left + i * slot + 2, 1),
+                "y": round(top + plot_h - h, 1),
+                "w": round(slot - 4, 1),
+                "h": round(h, 1),
+                "count": count,
+                "label": f"{low}\u2013{high}%",
+                "cx": round(left + (i + 0.5) * slot, 1),
+            }
+        )
     ticks = sorted({0, most} | ({most // 2} if most >= 4 else set()))
     return {
-        "width": width, "height": height, "bars": bars, "base": top + plot_h, "left": left, "right": width - 8,
+        "width": width,
+        "height": height,
+        "bars": bars,
+        "base": top + plot_h,
+        "left": left,
+        "right": width - 8,
         "ticks": [{"y": round(top + plot_h - plot_h * t / most, 1), "value": t} for t in ticks],
-        "label_y": top + plot_h + 16, "caption_y": height - 4,
+        "label_y": top + plot_h + 16,
+        "caption_y": height - 4,
     }
 
 
@@ -54,11 +67,23 @@ def pass_rates(rows, width=900):
         bars = []
         for check_id, passed, tried, _rule in members:
             share = passed / tried if tried else 0.0
-            bars.append({
-                "id": check_id, "passed": passed, "tried": tried, "share": share, "low": share < 0.5,
-                "label_x": label_w, "text_y": y + FONT, "bar_x": bar_x, "bar_y": y + 2, "bar_h": FONT,
-                "bar_w": round(bar_w * share, 1), "track_w": bar_w, "count_x": bar_x + bar_w + 8,
-            })
+            bars.append(
+                {
+                    "id": check_id,
+                    "passed": passed,
+                    "tried": tried,
+                    "share": share,
+                    "low": share < 0.5,
+                    "label_x": label_w,
+                    "text_y": y + FONT,
+                    "bar_x": bar_x,
+                    "bar_y": y + 2,
+                    "bar_h": FONT,
+                    "bar_w": round(bar_w * share, 1),
+                    "track_w": bar_w,
+                    "count_x": bar_x + bar_w + 8,
+                }
+            )
             y += FONT + 6
         drawn.append({"rule": said, "rows": bars})
         y += 8

@@ -123,8 +123,15 @@ def parse(info, index):
     if not is_safe_id(match["student_id"]):
         return f"the login {show(match['student_id'])} is not a safe student id ({ID_RULE})"
     parts = RESUBMISSION.fullmatch(match["file"])
-    return Upload(info, index, match["student_id"], parts["stem"] + (parts["extension"] or ""), int(parts["copy"] or 0),
-                  match["user_id"].lstrip("0") or "0", match["submission_id"].lstrip("0") or "0")
+    return Upload(
+        info,
+        index,
+        match["student_id"],
+        parts["stem"] + (parts["extension"] or ""),
+        int(parts["copy"] or 0),
+        match["user_id"].lstrip("0") or "0",
+        match["submission_id"].lstrip("0") or "0",
+    )
 
 
 def _once_each(infos, zip_name):
@@ -138,21 +145,27 @@ def _once_each(infos, zip_name):
         if times > 1:
             kept = last[name]
             earlier = "the earlier one is" if times == 2 else f"the {times - 1} earlier ones are"
-            notes.append(f"{zip_name}: {show(name)}: {times} entries of this name in the download; only the last "
-                         f"of them (dated {datetime.datetime(*kept.date_time):%Y-%m-%d %H:%M:%S}, {kept.file_size} "
-                         f"bytes) is read, {earlier} not; an LMS writes each name once, so "
-                         "download the submissions again")
+            notes.append(
+                f"{zip_name}: {show(name)}: {times} entries of this name in the download; only the last "
+                f"of them (dated {datetime.datetime(*kept.date_time):%Y-%m-%d %H:%M:%S}, {kept.file_size} "
+                f"bytes) is read, {earlier} not; an LMS writes each name once, so "
+                "download the submissions again"
+            )
     return [info for info in infos if last[info.filename] is info], notes
 
 
 def guess_assignment(uploads, zip_name):
     """The lesson whose notebook most learners of the download handed in."""
-    votes = {lesson.assignment: len({(u.student, u.user_id) for u in uploads if u.name == lesson.notebook})
-             for lesson in LESSONS}
+    votes = {
+        lesson.assignment: len({(u.student, u.user_id) for u in uploads if u.name == lesson.notebook})
+        for lesson in LESSONS
+    }
     ranked = sorted(votes.items(), key=lambda item: -item[1])
     if not ranked[0][1] or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
         counted = ", ".join(f"{a}: {n} learner(s)" for a, n in votes.items())
-        raise BatchError(f"{zip_name}: cannot tell which lesson it holds ({counted}); name it with ASSIGNMENT=<assignment id>")
+        raise BatchError(
+            f"{zip_name}: cannot tell which lesson it holds ({counted}); name it with ASSIGNMENT=<assignment id>"
+        )
     return ranked[0][0]
 
 
@@ -221,7 +234,9 @@ def _choose(learner, lesson):
         group.sort(key=lambda u: u.order)
         latest[name] = group[-1]
         for older in group[:-1]:
-            learner.note(older, f"an earlier hand-in of {show(name)}; the latest, {show(group[-1].entry)}, is the one graded")
+            learner.note(
+                older, f"an earlier hand-in of {show(name)}; the latest, {show(group[-1].entry)}, is the one graded"
+            )
     if lesson.notebook in latest:
         learner.chosen = [latest.pop(lesson.notebook)]
         for upload in latest.values():
@@ -234,8 +249,11 @@ def _choose(learner, lesson):
         elif len(learner.chosen) < MAX_NOTEBOOKS_PER_LEARNER:
             learner.chosen.append(upload)
         else:
-            learner.note(upload, f"more notebooks than the {MAX_NOTEBOOKS_PER_LEARNER} looked at; "
-                                 f"not unpacked: hand in {lesson.notebook} only")
+            learner.note(
+                upload,
+                f"more notebooks than the {MAX_NOTEBOOKS_PER_LEARNER} looked at; "
+                f"not unpacked: hand in {lesson.notebook} only",
+            )
 
 
 def collect(zip_file, dest, assignment=None):
@@ -252,7 +270,9 @@ def collect(zip_file, dest, assignment=None):
     try:
         archive = zipfile.ZipFile(zip_file)
     except (zipfile.BadZipFile, OSError, ValueError, EOFError) as err:
-        raise BatchError(f"{zip_file.name}: not a zip file the grader can read ({err}); download the submissions again") from None
+        raise BatchError(
+            f"{zip_file.name}: not a zip file the grader can read ({err}); download the submissions again"
+        ) from None
     with archive:
         notes, uploads = [], []
         entries, notes = _once_each([info for info in archive.infolist() if not info.is_dir()], zip_file.name)
@@ -263,8 +283,10 @@ def collect(zip_file, dest, assignment=None):
             else:
                 uploads.append(parsed)
         if not uploads:
-            raise BatchError(f"{zip_file.name}: holds no file named as the LMS names hand-ins; "
-                             "pass the zip of the LMS's Download Submissions")
+            raise BatchError(
+                f"{zip_file.name}: holds no file named as the LMS names hand-ins; "
+                "pass the zip of the LMS's Download Submissions"
+            )
         assignment = assignment or guess_assignment(uploads, zip_file.name)
         lesson = lessons[assignment]
         known = learner_ids.known_learners(dest)
@@ -282,23 +304,39 @@ def collect(zip_file, dest, assignment=None):
         record = {f"{login}/{user_id}": student for (login, user_id), student in {**known, **given}.items()}
         write_atomic(dest.parent / learner_ids.LEARNERS, json.dumps(record, indent=1, sort_keys=True) + "\n")
         total, files = 0, 0
-        queue = sorted(((learner, upload) for learner in learners.values() for upload in learner.chosen),
-                       key=lambda pair: (pair[1].info.file_size, pair[1].student, pair[1].name))
+        queue = sorted(
+            ((learner, upload) for learner in learners.values() for upload in learner.chosen),
+            key=lambda pair: (pair[1].info.file_size, pair[1].student, pair[1].name),
+        )
         for learner, upload in queue:
             size = upload.info.file_size
             refused = ""
             if size > MAX_ENTRY_BYTES:
                 refused = f"it unpacks to {size / MB:.0f} MB, more than the cap of {MAX_ENTRY_BYTES / MB:g} MB a file"
             elif total + size > MAX_TOTAL_BYTES or files >= MAX_FILES:
-                refused = (f"the download unpacks to more than the cap of {MAX_TOTAL_BYTES / MB:g} MB "
-                           f"or {MAX_FILES} files in all; grade it in parts")
+                refused = (
+                    f"the download unpacks to more than the cap of {MAX_TOTAL_BYTES / MB:g} MB "
+                    f"or {MAX_FILES} files in all; grade it in parts"
+                )
             else:
                 try:
                     data = _read(archive, upload.info, min(size, MAX_ENTRY_BYTES))
-                except (zipfile.BadZipFile, zlib.error, OSError, EOFError, ValueError, RuntimeError,
-                        NotImplementedError) as err:
-                    data, refused = None, (f"cannot be read from the download ({type(err).__name__}: {visible(str(err))}); "
-                                      "download it again")
+                except (
+                    zipfile.BadZipFile,
+                    zlib.error,
+                    OSError,
+                    EOFError,
+                    ValueError,
+                    RuntimeError,
+                    NotImplementedError,
+                ) as err:
+                    data, refused = (
+                        None,
+                        (
+                            f"cannot be read from the download ({type(err).__name__}: {visible(str(err))}); "
+                            "download it again"
+                        ),
+                    )
                 else:
                     if data is None:
                         refused = f"unpacks to more than the {size} bytes the download says; a damaged or forged entry"
@@ -321,8 +359,10 @@ def collect(zip_file, dest, assignment=None):
                 collected.notes += learner.notes
             else:  # the problem, shown with the stand-in, says it all
                 reasons = "; ".join(learner.reasons) or "nothing"
-                problems[student] = (f"{lesson.notebook}: not handed in: in the LMS download, {reasons}; "
-                                     f"hand in the lesson notebook itself, as {lesson.notebook}")
+                problems[student] = (
+                    f"{lesson.notebook}: not handed in: in the LMS download, {reasons}; "
+                    f"hand in the lesson notebook itself, as {lesson.notebook}"
+                )
         collected.problems = _remember(dest, assignment, problems)
         learner_ids.keep_ids(dest, assignment, learners)
         return collected
@@ -339,8 +379,11 @@ def _remember(dest, assignment, problems):
         known = json.loads(record.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         known = {}
-    known = {a: {s: m for s, m in by.items() if is_safe_id(s) and isinstance(m, str)}
-             for a, by in (known.items() if isinstance(known, dict) else ()) if a in LESSON_IDS and isinstance(by, dict)}
+    known = {
+        a: {s: m for s, m in by.items() if is_safe_id(s) and isinstance(m, str)}
+        for a, by in (known.items() if isinstance(known, dict) else ())
+        if a in LESSON_IDS and isinstance(by, dict)
+    }
     known[assignment] = problems
     write_atomic(record, json.dumps(known, indent=1, sort_keys=True) + "\n")
     return {(s, a): m for a, by in known.items() for s, m in by.items()}

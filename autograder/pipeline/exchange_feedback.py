@@ -64,8 +64,10 @@ def place(out, course):
             continue
         graded_at = _graded_timestamp(out, student, assignment)
         if graded_at != collected:
-            notes.append(f"no feedback for {where}: the hand-in collected ({collected.strip()}) is not the one "
-                         f"graded ({(graded_at or 'none').strip()}); run make grade again, then this")
+            notes.append(
+                f"no feedback for {where}: the hand-in collected ({collected.strip()}) is not the one "
+                f"graded ({(graded_at or 'none').strip()}); run make grade again, then this"
+            )
             continue
         if not pages:
             notes.append(f"no feedback for {where}: make grade wrote no page for it")
@@ -82,7 +84,9 @@ def place(out, course):
 def _secret(root, path):
     text = readonce.receive(root, path, MAX_SECRET_BYTES).data.decode("ascii", "replace").strip()
     if not HEX.fullmatch(text):
-        raise readonce.Refused(f"{SECRET} is not the hexadecimal secret nbgrader writes; ask the learner to submit again")
+        raise readonce.Refused(
+            f"{SECRET} is not the hexadecimal secret nbgrader writes; ask the learner to submit again"
+        )
     return text
 
 
@@ -109,18 +113,24 @@ def _graded_timestamp(out, student, assignment):
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Place make grade's feedback pages for nbgrader's release_feedback.")
     parser.add_argument("--out", default="out", help="the folder make grade wrote (default: out)")
-    parser.add_argument("--course", required=True,
-                        help="the nbgrader course folder whose submitted/ nbgrader's collect filled")
+    parser.add_argument(
+        "--course", required=True, help="the nbgrader course folder whose submitted/ nbgrader's collect filled"
+    )
     args = parser.parse_args(argv)
     if not (Path(args.out) / "feedback").is_dir():
-        print(f"{args.out}/feedback/ does not exist: run make grade SUBMISSIONS={args.course}/submitted OUT={args.out} "
-              "first", file=sys.stderr)
+        print(
+            f"{args.out}/feedback/ does not exist: run make grade SUBMISSIONS={args.course}/submitted OUT={args.out} "
+            "first",
+            file=sys.stderr,
+        )
         return 2
     placed, notes = place(args.out, args.course)
     for note in notes:
         print(note)
-    print(f"feedback placed for {len(placed)} hand-in(s) in {args.course}/feedback/; "
-          "now, in the course folder: nbgrader release_feedback ASSIGNMENT")
+    print(
+        f"feedback placed for {len(placed)} hand-in(s) in {args.course}/feedback/; "
+        "now, in the course folder: nbgrader release_feedback ASSIGNMENT"
+    )
     return 0
 
 

@@ -105,8 +105,9 @@ class Feedback:
         if [fed.pop(handin, None) for handin in handins] != [None] * len(handins):
             course.save_state()
         if self.workers > 1 and self.pool is None:
-            self.pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_feedback_worker,
-                                            initargs=(os.getpid(), str(course.root)))
+            self.pool = ProcessPoolExecutor(
+                max_workers=self.workers, initializer=_feedback_worker, initargs=(os.getpid(), str(course.root))
+            )
         for handin in handins:
             self.handed.add(handin)
             self.queue.append((handin, self.pool.submit(_feedback_job, handin) if self.pool else None))
@@ -119,8 +120,13 @@ class Feedback:
             handin, future = self.queue.popleft()
             student, assignment = handin.split("/")
             result = outcome(future) if future is not None else write_feedback(course, assignment, student)
-            if course.call("generate_feedback", assignment, student, log="generate_feedback",
-                           runner=lambda step, *args, result=result: result)["success"]:
+            if course.call(
+                "generate_feedback",
+                assignment,
+                student,
+                log="generate_feedback",
+                runner=lambda step, *args, result=result: result,
+            )["success"]:
                 fed[handin] = self.mark(handin)
                 self.written.append(handin)
                 course.save_state()
@@ -131,11 +137,13 @@ class Feedback:
     def finish(self):
         """Feedback for every autograded hand-in still without finished feedback; return the ones that failed."""
         graded, fed = self.course.state["graded"], self.course.state["feedback"]
-        self.add([
-            h for h in sorted(graded)
-            if (fed.get(h) != self.mark(h) or not self.course.path("feedback", *h.split("/")).exists())
-            and self.course.path("autograded", *h.split("/")).exists()
-        ])
+        self.add(
+            [
+                h
+                for h in sorted(graded)
+                if (fed.get(h) != self.mark(h) or not self.course.path("feedback", *h.split("/")).exists())
+                and self.course.path("autograded", *h.split("/")).exists()
+            ]
+        )
         self.take()
         return self.failed
-

@@ -31,8 +31,10 @@ class Skipped:
 
     def close(self):
         if self.count > SHOWN_NAMES:
-            self.notes.append(f"{self.folder}: {self.count - SHOWN_NAMES:,} more entries skipped as the ones above; "
-                              "hand in only the lesson notebooks, each as <student_id>/<assignment_id>/<notebook>")
+            self.notes.append(
+                f"{self.folder}: {self.count - SHOWN_NAMES:,} more entries skipped as the ones above; "
+                "hand in only the lesson notebooks, each as <student_id>/<assignment_id>/<notebook>"
+            )
 
 
 def where(source, path):
@@ -129,14 +131,18 @@ def _lesson_folder(scan, student, lesson, folder, lesson_ids):
         for name in links:
             skipped.add(f"{prefix}/{show(name)}: a symbolic link, not a file; skipped: hand in the file itself")
         for name in others:
-            skipped.add(f"{prefix}/{show(name)}: {lesson.assignment} is handed in as {lesson.notebook}; "
-                        "this notebook was not graded")
+            skipped.add(
+                f"{prefix}/{show(name)}: {lesson.assignment} is handed in as {lesson.notebook}; "
+                "this notebook was not graded"
+            )
         skipped.close()
         return ""
     if len(carrying) > 1:
-        return (f"{lesson.notebook}: not handed in: {prefix}/ holds several notebooks with the lesson's grade cells "
-                f"({listed(list(map(show, carrying)))}) and none named {lesson.notebook}; "
-                f"keep the one to grade, name it {lesson.notebook} and hand it in again")
+        return (
+            f"{lesson.notebook}: not handed in: {prefix}/ holds several notebooks with the lesson's grade cells "
+            f"({listed(list(map(show, carrying)))}) and none named {lesson.notebook}; "
+            f"keep the one to grade, name it {lesson.notebook} and hand it in again"
+        )
     found = [f"{show(n)} (not this lesson's notebook: it holds none of its grade cells)" for n in others[:SHOWN_NAMES]]
     found += [f"{show(n)} (a symbolic link)" for n in links[:SHOWN_NAMES]] + [show(n) for n in rest[:SHOWN_NAMES]]
     holds = f"holds {listed(found, len(others) + len(links) + len(rest))}" if found else "is empty"
@@ -171,13 +177,16 @@ def _learner(scan, student, folder, lesson_ids, problems, inputs_lessons=None):
             lesson = lessons[entry.name]
             seen.add(lesson.assignment)
             if entry.is_symlink():
-                problem = (f"{lesson.notebook}: not handed in: {where} is a symbolic link, not a folder; "
-                           f"hand in the lesson notebook itself as {where}/{lesson.notebook}")
+                problem = (
+                    f"{lesson.notebook}: not handed in: {where} is a symbolic link, not a folder; "
+                    f"hand in the lesson notebook itself as {where}/{lesson.notebook}"
+                )
             else:
                 problem = _lesson_folder(scan, student, lesson, folder / entry.name, lesson_ids[lesson.assignment])
             if problem:
                 scan.standins[f"{student}/{lesson.assignment}/{lesson.notebook}"] = (
-                    problems.get((student, lesson.assignment)) or problem)
+                    problems.get((student, lesson.assignment)) or problem
+                )
         elif entry.is_symlink():
             stray.append(entry.name)
             skipped.add(f"{where}: a symbolic link, not a folder; skipped: hand in the files themselves")
@@ -222,8 +231,10 @@ def scan(source, lesson_ids=None, problems=None):
         if entry.name in IGNORED or (entry.name.startswith(".") and not entry.is_dir(follow_symlinks=False)):
             continue  # Jupyter's checkpoints, a desktop's hidden files
         if entry.is_symlink():
-            found.notes.append(f"{show(entry.name)}: a symbolic link, not a folder; skipped: "
-                               "copy the learner's folder itself into the hand-ins")
+            found.notes.append(
+                f"{show(entry.name)}: a symbolic link, not a folder; skipped: "
+                "copy the learner's folder itself into the hand-ins"
+            )
         elif not entry.is_dir():
             found.notes.append(f"{show(entry.name)}: not inside <student_id>/<assignment_id>/; skipped")
         elif not is_safe_id(entry.name):

@@ -22,6 +22,7 @@ The pages say what the kit uses (autograder/nbgrader/formgrader_pages.py, a serv
 every lesson shows as released, with no Release or Collect button, and the assignments page
 opens with a note that hand-ins come in through `make grade` or `make collect`.
 """
+
 import argparse
 import os
 import secrets
@@ -33,7 +34,9 @@ from autograder.nbgrader import env
 EXIT_CANNOT_START = 2
 
 
-PAGES = "autograder.nbgrader.formgrader_pages"  # a Jupyter server extension: the formgrader's pages as the kit uses them
+PAGES = (
+    "autograder.nbgrader.formgrader_pages"  # a Jupyter server extension: the formgrader's pages as the kit uses them
+)
 NAMES_ESCAPED = "autograder.nbgrader.formgrader_names.EscapedNames"  # the submission page's exporter escapes names
 EXCHANGE = Path("cache") / "exchange"  # under OUT: nbgrader's exchange folder, made when the formgrader starts
 
@@ -41,9 +44,17 @@ EXCHANGE = Path("cache") / "exchange"  # under OUT: nbgrader's exchange folder, 
 def command(out: Path, ip: str, port: int, token: str):
     """The JupyterLab command line that serves ``out`` with the formgrader as its start page."""
     args = [
-        sys.executable, "-m", "jupyter", "lab", "--no-browser",
-        f"--ServerApp.root_dir={out}", f"--ServerApp.ip={ip}", f"--ServerApp.port={port}",
-        "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}", "--ServerApp.default_url=/formgrader",
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lab",
+        "--no-browser",
+        f"--ServerApp.root_dir={out}",
+        f"--ServerApp.ip={ip}",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+        "--ServerApp.default_url=/formgrader",
         "--ServerApp.answer_yes=True",  # one Ctrl+C stops the server: no "Shutdown this server (y/[n])?"
         "--ServerApp.log_level=WARN",  # the address is printed above; Jupyter's start-up chatter is not
         "--LabApp.log_level=WARN",
@@ -69,7 +80,9 @@ def banner(ip: str, port: int, token: str, unnamed=0, out="out"):
         "  stop it with Ctrl+C",
     ]
     if unnamed:
-        lines.append(f"  {unnamed} learner(s) have no name and show by id; to name them: make roster CSV=roster.csv OUT={out}")
+        lines.append(
+            f"  {unnamed} learner(s) have no name and show by id; to name them: make roster CSV=roster.csv OUT={out}"
+        )
     return "\n".join(lines)
 
 
@@ -85,7 +98,9 @@ def unnamed(out: Path):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m autograder.pipeline.formgrader", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m autograder.pipeline.formgrader", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--out", default="out", help="the graded cohort's folder (default: out)")
     parser.add_argument("--ip", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8888, help="port to listen on (default: 8888)")
@@ -94,8 +109,11 @@ def main(argv=None):
     from autograder.nbgrader.course_folder import Course
 
     if not Course(out).has_gradebook():
-        print(f"formgrader: {out} holds no graded course (its nbgrader_config.py and gradebook): grade first with "
-              f"`make grade` (`make grade OUT={args.out}` for this folder)", file=sys.stderr)
+        print(
+            f"formgrader: {out} holds no graded course (its nbgrader_config.py and gradebook): grade first with "
+            f"`make grade` (`make grade OUT={args.out}` for this folder)",
+            file=sys.stderr,
+        )
         return EXIT_CANNOT_START
     token = os.environ.get("JUPYTER_TOKEN") or secrets.token_hex(24)
     (out / EXCHANGE).mkdir(parents=True, exist_ok=True)

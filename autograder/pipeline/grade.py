@@ -28,18 +28,26 @@ def parser(description=__doc__, prog="python -m autograder.pipeline.grade"):
     import os
 
     workers = os.cpu_count() or 2
-    made = argparse.ArgumentParser(prog=prog, description=description,
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    made = argparse.ArgumentParser(
+        prog=prog, description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     made.add_argument("--out", default="out", help="the cohort's grading folder (default: out)")
     source = made.add_mutually_exclusive_group()
     source.add_argument("--submissions", metavar="DIR", help="a folder laid out as nbgrader's submitted/")
     source.add_argument("--zip", metavar="FILE", help="an LMS download (a Canvas submissions zip)")
     made.add_argument("--assignment", help="with --zip: the assignment the download belongs to")
-    made.add_argument("--db-url", metavar="URL",
-                      help="the gradebook, for several graders at once: postgresql://USER@HOST/DATABASE (no password "
-                           "in it: ~/.pgpass or PGPASSWORD); OUT remembers it (default: OUT's, else OUT/gradebook.db)")
-    made.add_argument("--workers", type=int, default=workers,
-                      help=f"worker processes for the hidden checks and the feedback (default: every core, {workers})")
+    made.add_argument(
+        "--db-url",
+        metavar="URL",
+        help="the gradebook, for several graders at once: postgresql://USER@HOST/DATABASE (no password "
+        "in it: ~/.pgpass or PGPASSWORD); OUT remembers it (default: OUT's, else OUT/gradebook.db)",
+    )
+    made.add_argument(
+        "--workers",
+        type=int,
+        default=workers,
+        help=f"worker processes for the hidden checks and the feedback (default: every core, {workers})",
+    )
     return made
 
 

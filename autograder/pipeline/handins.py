@@ -138,8 +138,10 @@ def _read_notebook(found, relative, path):
     except readonce.Refused as err:
         raise readonce.Refused(f"{where(found.source, path)}: {err}") from None
     if relative in found.checked and found.checked[relative] != got.sha256:
-        raise readonce.Refused(f"{where(found.source, path)}: changed while the hand-ins were read (it is not the "
-                               f"notebook recognised as {relative.rsplit('/', 1)[1]}); {readonce.AGAIN}")
+        raise readonce.Refused(
+            f"{where(found.source, path)}: changed while the hand-ins were read (it is not the "
+            f"notebook recognised as {relative.rsplit('/', 1)[1]}); {readonce.AGAIN}"
+        )
     return got
 
 
@@ -151,8 +153,9 @@ def mirror(course, source, label, problems=None):
     Each input file is read once (``readonce``), and only those bytes are used.
     """
     source = Path(source).resolve()
-    refused = refusals.submissions_folder(source, course.root) or refusals.other_cohort(course.root, label,
-                                                                                          course.state.get("input"))
+    refused = refusals.submissions_folder(source, course.root) or refusals.other_cohort(
+        course.root, label, course.state.get("input")
+    )
     if refused:
         raise BatchError(refused)
     submitted = course.root / "submitted"

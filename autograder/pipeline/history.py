@@ -116,15 +116,25 @@ def table(lines):
         changed = "first grade" if key not in before else (", ".join(provenance.reasons(before[key], found)) or "-")
         before[key] = found
         most = line.get("max_score")
-        rows.append((found.get("graded_at", "?"), key, f"{line.get('score', 0):g}" + (f"/{most:g}" if most else ""),
-                     f"{line.get('autograded_score', 0):g}", changed, provenance.short(found)))
+        rows.append(
+            (
+                found.get("graded_at", "?"),
+                key,
+                f"{line.get('score', 0):g}" + (f"/{most:g}" if most else ""),
+                f"{line.get('autograded_score', 0):g}",
+                changed,
+                provenance.short(found),
+            )
+        )
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1] for row in rows)
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m autograder.pipeline.history",
-                                     description="One learner's grades over time, from OUT/history.jsonl.")
+    parser = argparse.ArgumentParser(
+        prog="python -m autograder.pipeline.history",
+        description="One learner's grades over time, from OUT/history.jsonl.",
+    )
     parser.add_argument("--out", default="out", help="the cohort's grading folder (default: out)")
     parser.add_argument("--student", required=True, help="the learner's id")
     parser.add_argument("--lesson", help="one lesson's assignment id (default: every lesson)")
@@ -133,11 +143,14 @@ def main(argv=None):
     if not path_of(args.out).is_file():
         print(f"{path_of(args.out)} does not exist: make grade OUT={args.out} writes it", file=sys.stderr)
         return 2
-    lines = [line for line in read(args.out)
-             if line["student"] == args.student and args.lesson in (None, line["assignment"])]
+    lines = [
+        line for line in read(args.out) if line["student"] == args.student and args.lesson in (None, line["assignment"])
+    ]
     if not lines:
-        print(f"no grade of {args.student}{' in ' + args.lesson if args.lesson else ''} in {path_of(args.out)}",
-              file=sys.stderr)
+        print(
+            f"no grade of {args.student}{' in ' + args.lesson if args.lesson else ''} in {path_of(args.out)}",
+            file=sys.stderr,
+        )
         return 1
     if args.json:
         print("\n".join(json.dumps(line, sort_keys=True) for line in lines))

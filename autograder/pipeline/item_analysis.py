@@ -70,8 +70,19 @@ class Items:
             passed, tried = sum(outcomes), len(outcomes)
             index = point_biserial(outcomes, totals) if tried >= min_learners else None
             flag, says = verdict(passed, tried, index, min_learners)
-            rows.append({"kind": kind, "id": item_id, "function": function, "points": points,
-                         "passed": passed, "tried": tried, "index": index, "flag": flag, "says": says})
+            rows.append(
+                {
+                    "kind": kind,
+                    "id": item_id,
+                    "function": function,
+                    "points": points,
+                    "passed": passed,
+                    "tried": tried,
+                    "index": index,
+                    "flag": flag,
+                    "says": says,
+                }
+            )
         return rows
 
 

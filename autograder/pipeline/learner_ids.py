@@ -14,7 +14,9 @@ from autograder.pipeline.names import ID_RULE, is_safe_id, show
 
 USER_ID = re.compile(r"[0-9]+")
 LEARNERS = "learners.json"  # beside DEST: {LMS user id: student id} of every learner collected so far
-LMS_IDS = "lms_ids.json"  # beside DEST: {assignment: {student id: {login, user_id, submission_id}}}, for the export back
+LMS_IDS = (
+    "lms_ids.json"  # beside DEST: {assignment: {student id: {login, user_id, submission_id}}}, for the export back
+)
 
 
 def known_learners(dest):
@@ -26,8 +28,14 @@ def known_learners(dest):
     given, taken = {}, set()
     for key, student in sorted(known.items() if isinstance(known, dict) else ()):
         login, _, user_id = key.partition("/")
-        if (is_safe_id(login) and "_" not in login and USER_ID.fullmatch(user_id) and isinstance(student, str)
-                and is_safe_id(student) and student not in taken):
+        if (
+            is_safe_id(login)
+            and "_" not in login
+            and USER_ID.fullmatch(user_id)
+            and isinstance(student, str)
+            and is_safe_id(student)
+            and student not in taken
+        ):
             given[login, user_id] = student
             taken.add(student)
     return given
@@ -63,16 +71,22 @@ def student_ids(uploads, known, zip_name):
         rows = " and ".join(f"{show(given[login, u])} (user id {u})" for u in here)
         also = f"user id(s) {', '.join(before)} of an earlier download"
         if len(here) > 1:
-            notes.append(f"{zip_name}: the login {show(login)} is shared by LMS user ids {', '.join(here)}"
-                         f"{f' (and {also})' if before else ''}: graded as {rows}, one row each; "
-                         "each keeps that student id in later downloads")
+            notes.append(
+                f"{zip_name}: the login {show(login)} is shared by LMS user ids {', '.join(here)}"
+                f"{f' (and {also})' if before else ''}: graded as {rows}, one row each; "
+                "each keeps that student id in later downloads"
+            )
         elif (login, here[0]) not in known and given[login, here[0]] != login:
-            notes.append(f"{zip_name}: the login {show(login)} of LMS user id {here[0]} is that of {also} too: "
-                         f"graded as {rows}, a row of its own; it keeps that student id in later downloads")
+            notes.append(
+                f"{zip_name}: the login {show(login)} of LMS user id {here[0]} is that of {also} too: "
+                f"graded as {rows}, a row of its own; it keeps that student id in later downloads"
+            )
     for key, student in sorted(given.items()):
         if not is_safe_id(student):
-            notes.append(f"{zip_name}: {show(key[0])} of LMS user id {key[1]}: {show(student)} is not a safe "
-                         f"student id ({ID_RULE}); their hand-ins were not read: give them a shorter login in the LMS")
+            notes.append(
+                f"{zip_name}: {show(key[0])} of LMS user id {key[1]}: {show(student)} is not a safe "
+                f"student id ({ID_RULE}); their hand-ins were not read: give them a shorter login in the LMS"
+            )
             del given[key]
     return given, notes
 
@@ -104,14 +118,17 @@ def lms_ids(folder):
     except (OSError, ValueError):
         return {}
     kept, lessons = {}, {lesson.assignment for lesson in LESSONS}
-    for assignment, by in (known.items() if isinstance(known, dict) else ()):
+    for assignment, by in known.items() if isinstance(known, dict) else ():
         if assignment not in lessons or not isinstance(by, dict):
             continue
         kept[assignment] = {
             student: {key: row[key] for key in ("login", "user_id", "submission_id")}
             for student, row in by.items()
-            if is_safe_id(student) and isinstance(row, dict)
+            if is_safe_id(student)
+            and isinstance(row, dict)
             and all(isinstance(row.get(key), str) for key in ("login", "user_id", "submission_id"))
-            and is_safe_id(row["login"]) and USER_ID.fullmatch(row["user_id"]) and USER_ID.fullmatch(row["submission_id"])
+            and is_safe_id(row["login"])
+            and USER_ID.fullmatch(row["user_id"])
+            and USER_ID.fullmatch(row["submission_id"])
         }
     return kept

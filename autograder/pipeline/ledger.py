@@ -20,8 +20,21 @@ from autograder.grading import cellgrades, provenance
 from autograder.pipeline import history
 
 NAME = "provenance.csv"
-COLUMNS = ("student_id", "assignment", "score", "autograded_score", "handin", "checks", "course", "machinery", "kit",
-           "python", "packages", "isolation", "graded_at")
+COLUMNS = (
+    "student_id",
+    "assignment",
+    "score",
+    "autograded_score",
+    "handin",
+    "checks",
+    "course",
+    "machinery",
+    "kit",
+    "python",
+    "packages",
+    "isolation",
+    "graded_at",
+)
 
 
 def csv_text(rows):
@@ -44,7 +57,10 @@ class Ledger:
         if key and key.startswith("problem:"):  # an unreadable hand-in: graded again as the checks or kit change
             key = cellgrades.record_key((), {}, (key,))
         graded = provenance.stamp(self.course.cache, key) if key else provenance.of_grading()
-        return {**provenance.of_handin(self.course.root / "submitted" / relative, graded), "file": f"submitted/{relative}"}
+        return {
+            **provenance.of_handin(self.course.root / "submitted" / relative, graded),
+            "file": f"submitted/{relative}",
+        }
 
     def stamped(self, student, assignment, results):
         """``results`` with the hand-in's provenance under extra_data."""
@@ -58,10 +74,18 @@ class Ledger:
         for assignment, results in written.items():
             found = (results.get("extra_data") or {}).get("provenance") or {}
             packages = ";".join(f"{name}={version}" for name, version in sorted((found.get("packages") or {}).items()))
-            self.rows.append([student, assignment, f"{results.get('score', 0):g}",
-                              f"{results.get('autograded_score', results.get('score', 0)):g}",
-                              *(found.get(c, "") for c in COLUMNS[4:10]), packages, found.get("isolation", ""),
-                              found.get("graded_at", "")])
+            self.rows.append(
+                [
+                    student,
+                    assignment,
+                    f"{results.get('score', 0):g}",
+                    f"{results.get('autograded_score', results.get('score', 0)):g}",
+                    *(found.get(c, "") for c in COLUMNS[4:10]),
+                    packages,
+                    found.get("isolation", ""),
+                    found.get("graded_at", ""),
+                ]
+            )
             self.short.setdefault(student, []).append(f"{assignment}: {provenance.short(found)}")
             line = history.decision(student, assignment, results)
             if not history.same(self.last.get((student, assignment)), line):

@@ -94,13 +94,16 @@ def results_of(entry):
         lines.append(f"graded by hand: {cell} {given}{extra}{auto}")
     lines += [f"comment on {cell}: {text}" for cell, text in comments.items()]
     if entry.penalty:
-        lines.append(f"late by {timestamps.duration(entry.late_seconds)}: the late policy took {entry.penalty:g} points")
+        lines.append(
+            f"late by {timestamps.duration(entry.late_seconds)}: the late policy took {entry.penalty:g} points"
+        )
     score = round(entry.score, 4)
     if lines:
         lines.append(f"score: {score:g}" + (f"/{most:g}" if most is not None else ""))
         results["output"] = "\n".join([results.get("output", "").rstrip("\n"), *lines]).lstrip("\n")
-    results.update(score=score, autograded_score=autograded, late_seconds=round(entry.late_seconds, 1),
-                   late_penalty=entry.penalty)
+    results.update(
+        score=score, autograded_score=autograded, late_seconds=round(entry.late_seconds, 1), late_penalty=entry.penalty
+    )
     if grades:
         results["graded_by_hand"] = grades
     if comments:
@@ -148,6 +151,7 @@ def write_outputs(course, keys, notes, marks=None):
     the records.
     """
     from autograder.grading.answers import answer_cells
+
     all_checks = active.part("checks").all_checks
 
     # Only the lessons the input holds (a download holds one): no rows, columns or totals for the others.
@@ -156,11 +160,19 @@ def write_outputs(course, keys, notes, marks=None):
     answer_grades = answer_cells()
     most, scores = course.gradebook_scores()
     cells = {assignment: points for assignment, (points, _tests) in course.grade_cells().items()}
-    lessons = [cohort_report.Lesson(lesson.assignment, lesson.notebook, most[lesson.assignment]) for lesson in LESSONS if lesson.assignment in held]
+    lessons = [
+        cohort_report.Lesson(lesson.assignment, lesson.notebook, most[lesson.assignment])
+        for lesson in LESSONS
+        if lesson.assignment in held
+    ]
     functions = {function_of(g) for a in held for g in cells[a]}
-    checks = [(c.id, c.function, c.points) for c in all_checks() if len(held) == len(LESSONS) or c.function in functions]
+    checks = [
+        (c.id, c.function, c.points) for c in all_checks() if len(held) == len(LESSONS) or c.function in functions
+    ]
     rules = {c.id: c.rule for c in all_checks()}
-    answer_ids = [g for lesson in LESSONS if lesson.assignment in held for g in cells[lesson.assignment] if g in answer_grades]
+    answer_ids = [
+        g for lesson in LESSONS if lesson.assignment in held for g in cells[lesson.assignment] if g in answer_grades
+    ]
     report = cohort_report.Report(lessons, checks, answer_ids, notes, rules=rules)
     entries_of = learner_entries(course, keys, scores, cells, answer_grades, marks, release_keys(course))
     ledger = Ledger(course, keys)  # each grade's provenance; new decisions appended to OUT/history.jsonl
@@ -207,4 +219,3 @@ def after_table(cohort, width=cohort_report.TERMINAL):
     if shown != said or len(cohort.notes) > NOTES_SHOWN:
         shown.append("cohort_report.html (Hand-ins that need a look) and checks.csv (problems) give every note in full")
     return shown
-

@@ -42,4 +42,3 @@ def outcome(future):
         return future.result()
     except Exception:  # noqa: BLE001 - a worker that died fails its own hand-in only
         return {"success": False, "error": traceback.format_exc()}
-

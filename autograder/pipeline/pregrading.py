@@ -79,7 +79,9 @@ def pregrade(course, workers=WORKERS):
             return -sum(checks_per_function[function_of(grade_id)] for grade_id in points), -len(points)
 
         ordered = sorted(todo.items(), key=longest_first)
-        jobs = ((key, str(course.root), relative, settings, *cells[assignment]) for key, (relative, assignment) in ordered)
+        jobs = (
+            (key, str(course.root), relative, settings, *cells[assignment]) for key, (relative, assignment) in ordered
+        )
         bar = Progress("hidden checks", len(ordered), course.stream)
         from autograder.grading.runner import warm  # grading's imports only when there is something to grade
 
@@ -94,4 +96,3 @@ def pregrade(course, workers=WORKERS):
                 bar.advance()
         bar.close()
     return keys
-

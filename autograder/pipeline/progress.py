@@ -16,7 +16,9 @@ class _Lines:
         self.stream = stream
 
     def write(self, text):
-        line = _MOVES.sub("", text.replace("\r", "")).rstrip()  # no cursor moves: two open bars each write their own lines
+        line = _MOVES.sub(
+            "", text.replace("\r", "")
+        ).rstrip()  # no cursor moves: two open bars each write their own lines
         if line:
             self.stream.write(line + "\n")
 
@@ -35,8 +37,15 @@ class Progress:
         self.stream = stream or sys.stderr
         self.terminal = hasattr(self.stream, "isatty") and self.stream.isatty()
         options = {} if self.terminal else {"miniters": max(1, total // LOG_LINES), "mininterval": 0, "ncols": 80}
-        self.bar = _Bar(total=total, desc=f"{label:<18}", unit="nb", file=self.stream if self.terminal else _Lines(self.stream),
-                        dynamic_ncols=self.terminal, leave=self.terminal, **options)
+        self.bar = _Bar(
+            total=total,
+            desc=f"{label:<18}",
+            unit="nb",
+            file=self.stream if self.terminal else _Lines(self.stream),
+            dynamic_ncols=self.terminal,
+            leave=self.terminal,
+            **options,
+        )
 
     def extend(self, steps):
         """``steps`` more steps to go."""

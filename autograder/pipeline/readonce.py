@@ -36,8 +36,13 @@ from pathlib import Path
 FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
 BLOCK = 1 << 20
-KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"),
-         (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+)
 AGAIN = "hand it in again, and grade again once the hand-ins stop changing"
 
 
@@ -69,7 +74,7 @@ def receive(root, path, limit, too_large="hand in a smaller file"):
             try:
                 inner = os.open(part, FOLDER_FLAGS, dir_fd=folder)
             except OSError as err:
-                above = "/".join(parts[:depth + 1])
+                above = "/".join(parts[: depth + 1])
                 raise Refused(_folder_problem(err, above)) from None
             os.close(folder)
             folder = inner
@@ -93,8 +98,10 @@ def _read(handle, limit, too_large):
         kind = next((name for test, name in KINDS if test(info.st_mode)), "not a file")
         raise Refused(f"not a regular file ({kind}); hand in the file itself")
     if info.st_nlink > 1:
-        raise Refused(f"a hard link: the same file as {info.st_nlink - 1} other name(s), which may be another's "
-                      "file (the instructor's too); hand in a copy of the file itself (cp, not ln) and grade again")
+        raise Refused(
+            f"a hard link: the same file as {info.st_nlink - 1} other name(s), which may be another's "
+            "file (the instructor's too); hand in a copy of the file itself (cp, not ln) and grade again"
+        )
     if info.st_size > limit:
         raise Refused(f"{info.st_size:,} bytes, more than the cap of {limit:,} bytes; {too_large}")
     digest, data = hashlib.sha256(), bytearray()
@@ -118,8 +125,10 @@ def _file_problem(err):
 
 def _folder_problem(err, above):
     if err.errno in (errno.ELOOP, errno.EMLINK, errno.ENOTDIR):
-        return (f"{above} is no longer a folder (a symbolic link, or a file, put there while the hand-ins were "
-                f"read); hand in the files themselves, in folders, and grade again")
+        return (
+            f"{above} is no longer a folder (a symbolic link, or a file, put there while the hand-ins were "
+            f"read); hand in the files themselves, in folders, and grade again"
+        )
     if err.errno == errno.ENOENT:
         return f"{above} is gone: it was removed or renamed while the hand-ins were read; {AGAIN}"
     return f"{above} cannot be opened ({os.strerror(err.errno)}); {AGAIN}"

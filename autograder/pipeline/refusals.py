@@ -48,9 +48,11 @@ def no_lesson(source):
         return ""
     if not found:
         return ""
-    return (f"{source}: its hand-ins match no lesson of the course {active.name()!r} (they are for "
-            f"{', '.join(sorted(found)[:5])}; the course's lessons are {', '.join(sorted(names))}); grade them with "
-            "their own course (GRAPHKIT_COURSE=...), or pass the folder of this course's hand-ins")
+    return (
+        f"{source}: its hand-ins match no lesson of the course {active.name()!r} (they are for "
+        f"{', '.join(sorted(found)[:5])}; the course's lessons are {', '.join(sorted(names))}); grade them with "
+        "their own course (GRAPHKIT_COURSE=...), or pass the folder of this course's hand-ins"
+    )
 
 
 def other_cohort(out, label, held):
@@ -58,8 +60,10 @@ def other_cohort(out, label, held):
     root = Path(out).resolve()
     if held in (None, label) or not any((root / "submitted").glob("*/*")):
         return ""
-    return (f"{root} holds the grades of another cohort ({held}); "
-            "grade this one into another folder (OUT=...) or delete that folder first")
+    return (
+        f"{root} holds the grades of another cohort ({held}); "
+        "grade this one into another folder (OUT=...) or delete that folder first"
+    )
 
 
 def held_input(out):

@@ -61,7 +61,9 @@ def moves(before, after):
 def table(rows):
     """The moves as a text table."""
     head = ("learner", "lesson", "old -> new", "checks that moved", "why")
-    body = [(s, a, f"{old:g} -> {new:g}", "; ".join(_names(tests)) or "-", reason) for s, a, old, new, tests, reason in rows]
+    body = [
+        (s, a, f"{old:g} -> {new:g}", "; ".join(_names(tests)) or "-", reason) for s, a, old, new, tests, reason in rows
+    ]
     widths = [max(len(str(row[i])) for row in (head, *body)) for i in range(len(head) - 1)]
     return "\n".join("  ".join(str(c).ljust(w) for c, w in zip(row, widths)) + "  " + row[-1] for row in (head, *body))
 
@@ -116,9 +118,12 @@ def dry_run(course, last, workers):
         old = last.get(key) or {}
         auto = results.get("score", 0.0)
         score = round(old.get("score", 0.0) + auto - old.get("autograded_score", 0.0), 4) if old else auto
-        decisions[key] = {"score": score, "autograded_score": auto,
-                          "tests": {t["name"]: t["score"] for t in results.get("tests", [])},
-                          "provenance": provenance.of_handin(course.root / "submitted" / relative)}
+        decisions[key] = {
+            "score": score,
+            "autograded_score": auto,
+            "tests": {t["name"]: t["score"] for t in results.get("tests", [])},
+            "provenance": provenance.of_handin(course.root / "submitted" / relative),
+        }
     return found, decisions
 
 
@@ -154,14 +159,16 @@ def run(out, submissions=None, dry=False, workers=None, stream=None):
         said.append(table(rows) if rows else "no score would move")
         return "\n".join(said)
     batch.run(out, submissions=submissions, workers=workers, stream=stream)
-    new = history.read(out)[len(lines):]
+    new = history.read(out)[len(lines) :]
     if not new:
         return "the regrade changed nothing: every grade stands as recorded, and nothing new was written"
     after = history.latest(new)
     rows = moves(last, after)
     fresh = [key for key in after if key not in last]
-    said = [f"regraded: {len(after)} hand-in(s) have a new decision in {history.path_of(out)}"
-            + (f" ({len(fresh)} graded for the first time)" if fresh else "")]
+    said = [
+        f"regraded: {len(after)} hand-in(s) have a new decision in {history.path_of(out)}"
+        + (f" ({len(fresh)} graded for the first time)" if fresh else "")
+    ]
     said.append(table(rows) if rows else "no score moved")
     return "\n".join(said)
 
@@ -169,11 +176,17 @@ def run(out, submissions=None, dry=False, workers=None, stream=None):
 def main(argv=None):
     from autograder.nbgrader.course_folder import BatchError
 
-    parser = argparse.ArgumentParser(prog="python -m autograder.pipeline.regrade", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m autograder.pipeline.regrade",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--out", default="out", help="the cohort's grading folder (default: out)")
-    parser.add_argument("--submissions", metavar="DIR", help="a folder laid out as nbgrader's submitted/ (default: "
-                        "the demo cohort, as make grade)")
+    parser.add_argument(
+        "--submissions",
+        metavar="DIR",
+        help="a folder laid out as nbgrader's submitted/ (default: the demo cohort, as make grade)",
+    )
     parser.add_argument("--dry-run", action="store_true", help="show the table without writing anything")
     parser.add_argument("--workers", type=int, help="worker processes (default: every core)")
     args = parser.parse_args(argv)

@@ -33,8 +33,10 @@ def load(path):
             raise ReproduceError(f"{path}: larger than any results file the kit writes")
         results = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:
-        raise ReproduceError(f"{path}: cannot be read as a results.json ({err}); give a file make grade or "
-                             "`python -m autograder grade --output` wrote") from None
+        raise ReproduceError(
+            f"{path}: cannot be read as a results.json ({err}); give a file make grade or "
+            "`python -m autograder grade --output` wrote"
+        ) from None
     if type(results) is not dict or not isinstance(results.get("score"), (int, float)):
         raise ReproduceError(f"{path}: not a results.json (no score); give a file make grade or `grade --output` wrote")
     extra = results.get("extra_data") if type(results.get("extra_data")) is dict else {}
@@ -53,13 +55,17 @@ def handin_of(path, found, given=None):
         handin = (out / file).resolve()
         if handin.is_relative_to(out / "submitted") and handin.is_file():
             return handin
-    raise ReproduceError(f"{path}: the results do not name a hand-in found here; give it: "
-                         "python -m autograder reproduce RESULTS.json HANDIN")
+    raise ReproduceError(
+        f"{path}: the results do not name a hand-in found here; give it: "
+        "python -m autograder reproduce RESULTS.json HANDIN"
+    )
 
 
 def scores(results):
     """(the score the hidden checks gave, {test name: points})."""
-    auto = results.get("autograded_score", (results.get("extra_data") or {}).get("autograded_score", results.get("score")))
+    auto = results.get(
+        "autograded_score", (results.get("extra_data") or {}).get("autograded_score", results.get("score"))
+    )
     tests = results.get("tests") if type(results.get("tests")) is list else []
     return auto, {t.get("name"): t.get("score") for t in tests if type(t) is dict}
 
@@ -87,10 +93,15 @@ def compare(results, found, handin, now):
     (old, old_tests), (new, new_tests) = scores(results), scores(now)
     moved = moved_tests(old_tests, new_tests)
     same = old == new and not moved
-    lines = [f"recorded: {old:g} ({provenance.short(found) or 'no provenance recorded'})",
-             f"now:      {new:g} ({provenance.short(current)})"]
-    lines.append("reproduced: the same score and the same points on every test" if same
-                 else f"not reproduced: {old:g} then, {new:g} now")
+    lines = [
+        f"recorded: {old:g} ({provenance.short(found) or 'no provenance recorded'})",
+        f"now:      {new:g} ({provenance.short(current)})",
+    ]
+    lines.append(
+        "reproduced: the same score and the same points on every test"
+        if same
+        else f"not reproduced: {old:g} then, {new:g} now"
+    )
     if moved:
         lines.append("tests that moved: " + "; ".join(moved))
     if not found:
@@ -108,7 +119,7 @@ def compare(results, found, handin, now):
 
 def _short(value):
     value = "none" if value is None else str(value)
-    return value[:provenance.SHORT] if len(value) == 64 else value
+    return value[: provenance.SHORT] if len(value) == 64 else value
 
 
 def run(results_path, handin=None):

@@ -44,9 +44,11 @@ def read(path):
             raise RosterError(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MB; a roster is one row per learner")
         text = path.read_bytes().decode("utf-8-sig")
     except OSError as err:
-        raise RosterError(f"{path}: cannot be read ({err.strerror or err}); pass the roster's path: make roster CSV=...") from None
+        raise RosterError(
+            f"{path}: cannot be read ({err.strerror or err}); pass the roster's path: make roster CSV=..."
+        ) from None
     except UnicodeDecodeError:
-        raise RosterError(f"{path}: is not UTF-8 text; save it as \"CSV UTF-8\" and import it again") from None
+        raise RosterError(f'{path}: is not UTF-8 text; save it as "CSV UTF-8" and import it again') from None
     rows = csv.reader(io.StringIO(text, newline=""))
     header = next(rows, None)
     if not header:
@@ -54,28 +56,38 @@ def read(path):
     columns = [ALIASES.get(name.strip().lower(), name.strip().lower()) for name in header]
     unknown = [name for name in columns if name not in ("id", *FIELDS)]
     if unknown or "id" not in columns or len(set(columns)) != len(columns):
-        raise RosterError(f"{path}: its first row names the columns {', '.join(map(repr, header))}; a roster has a "
-                          f"column id and may have {', '.join(FIELDS)}, each once (nbgrader's db student import format)")
+        raise RosterError(
+            f"{path}: its first row names the columns {', '.join(map(repr, header))}; a roster has a "
+            f"column id and may have {', '.join(FIELDS)}, each once (nbgrader's db student import format)"
+        )
     roster, lines = {}, {}
     for line, row in enumerate(rows, start=2):
         if not any(cell.strip() for cell in row):
             continue  # a blank line, as spreadsheets leave at the end
         if len(row) > len(columns):
-            raise RosterError(f"{path}, line {line}: {len(row)} cells under {len(columns)} columns; quote a name that holds a comma")
+            raise RosterError(
+                f"{path}, line {line}: {len(row)} cells under {len(columns)} columns; quote a name that holds a comma"
+            )
         cells = dict(zip(columns, (cell.strip() for cell in row)))
         learner = cells.pop("id", "")
         if not learner:
             raise RosterError(f"{path}, line {line}: no id; give every learner the id of their folder under submitted/")
         if not is_safe_id(learner):
-            raise RosterError(f"{path}, line {line}: {show(learner)} is not a student id ({ID_RULE}); "
-                              "use the id of the learner's folder, as make grade shows it")
+            raise RosterError(
+                f"{path}, line {line}: {show(learner)} is not a student id ({ID_RULE}); "
+                "use the id of the learner's folder, as make grade shows it"
+            )
         if learner in roster:
-            raise RosterError(f"{path}, line {line}: {learner!r} again (first on line {lines[learner]}); keep one row per learner")
+            raise RosterError(
+                f"{path}, line {line}: {learner!r} again (first on line {lines[learner]}); keep one row per learner"
+            )
         for field, value in cells.items():
             problem = refused(field, value)
             if problem:
-                raise RosterError(f"{path}, line {line}: the {field} {show(value[:120])} {problem}; correct that cell "
-                                  "and import the roster again")
+                raise RosterError(
+                    f"{path}, line {line}: the {field} {show(value[:120])} {problem}; correct that cell "
+                    "and import the roster again"
+                )
         roster[learner] = {field: value for field, value in cells.items() if value}
         lines[learner] = line
     return roster
@@ -120,9 +132,12 @@ def main(argv=None):
     from autograder.nbgrader.course_folder import Course
 
     if not Course(out).has_gradebook():
-        print(f"roster: {out} holds no graded course (its nbgrader_config.py and gradebook): "
-              f"grade first with `make grade` (`make grade OUT={args.out}`), "
-              f"then import the roster; the names stay through later runs", file=sys.stderr)
+        print(
+            f"roster: {out} holds no graded course (its nbgrader_config.py and gradebook): "
+            f"grade first with `make grade` (`make grade OUT={args.out}`), "
+            f"then import the roster; the names stay through later runs",
+            file=sys.stderr,
+        )
         return EXIT_BAD_ROSTER
     try:
         roster = read(args.csv)
@@ -130,8 +145,10 @@ def main(argv=None):
         print(f"roster: {err}", file=sys.stderr)
         return EXIT_BAD_ROSTER
     added = apply(out, roster)
-    print(f"roster: {len(roster)} learner(s) named in {out}'s gradebook"
-          + (f"; not graded yet, added with nothing handed in: {', '.join(added)}" if added else ""))
+    print(
+        f"roster: {len(roster)} learner(s) named in {out}'s gradebook"
+        + (f"; not graded yet, added with nothing handed in: {', '.join(added)}" if added else "")
+    )
     return 0
 
 

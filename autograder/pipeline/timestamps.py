@@ -21,8 +21,10 @@ TIMESTAMP = "timestamp.txt"  # the file of a hand-in's time, beside its notebook
 MAX_BYTES = 1000
 FORMAT = "%Y-%m-%d %H:%M:%S.%f UTC"
 WRITTEN = "2025-03-14 08:00:00.000000 UTC"  # an example of nbgrader's own format, for the messages
-FIX = (f"it must hold one time, as nbgrader writes it ({WRITTEN}); collect the hand-in again, or write the time "
-       "it was handed in that way, and hand in again")
+FIX = (
+    f"it must hold one time, as nbgrader writes it ({WRITTEN}); collect the hand-in again, or write the time "
+    "it was handed in that way, and hand in again"
+)
 TIME = re.compile(
     r"(?P<year>[0-9]{4})-(?P<month>[0-9]{2})-(?P<day>[0-9]{2})[ T]"
     r"(?P<hour>[0-9]{2}):(?P<minute>[0-9]{2})(?::(?P<second>[0-9]{2})(?:\.(?P<fraction>[0-9]{1,6}))?)?"

@@ -79,8 +79,15 @@ def cgroup_base():
         except OSError:
             continue
         try:
-            subprocess.run([_interpreter(), "-I", "-S", "-c", "sum(range(100000))"], preexec_fn=lambda probe=probe: _write(probe, "cgroup.procs", os.getpid()),
-                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=20, check=True)
+            subprocess.run(
+                [_interpreter(), "-I", "-S", "-c", "sum(range(100000))"],
+                preexec_fn=lambda probe=probe: _write(probe, "cgroup.procs", os.getpid()),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                timeout=20,
+                check=True,
+            )
             counted = Group(probe).cpu_seconds()
         except (OSError, subprocess.SubprocessError):
             counted = None
@@ -103,7 +110,9 @@ def v2_caps():
             return True
         if not {"memory", "pids"} <= set(_read(base, "cgroup.controllers").split()):
             return False
-        _write(base, "cgroup.subtree_control", "+memory +pids")  # refused where the group holds processes (not the root)
+        _write(
+            base, "cgroup.subtree_control", "+memory +pids"
+        )  # refused where the group holds processes (not the root)
         return True
     except OSError:
         return False

@@ -84,7 +84,7 @@ def floats_split(body):
     if length > len(body) - 9 or tail % 8:
         raise ValueError("a reply whose doubles do not fill whole 8-byte numbers")
     floats = array.array("d")
-    floats.frombytes(body[9 + length:])
+    floats.frombytes(body[9 + length :])
     return body[9 : 9 + length], floats.tolist()
 
 
@@ -148,13 +148,17 @@ class Channel:
                 self._skip(size, deadline)  # written by the learner's code, or a late reply: never decoded
                 continue
             if size > bound.bytes:
-                raise ValueError(f"a reply of {size:,} bytes is over the {bound.bytes:,}-byte limit of what this call can need")
+                raise ValueError(
+                    f"a reply of {size:,} bytes is over the {bound.bytes:,}-byte limit of what this call can need"
+                )
             body = bytearray(size)
             self._read_into(memoryview(body), deadline)
             body, floats = floats_split(body)
             items = reply_bounds.items_in(body)
             if items > bound.items:
-                raise ValueError(f"a reply of {items:,} items is over the {bound.items:,}-item limit of what this call can need")
+                raise ValueError(
+                    f"a reply of {items:,} items is over the {bound.items:,}-item limit of what this call can need"
+                )
             try:
                 message = quiet_gc(json.loads, body)
             except RecursionError:
@@ -192,4 +196,3 @@ class Capture(threading.Thread):
         if self.dropped:
             text += f"\n[... {self.dropped} more bytes of output not kept]"
         return text
-

@@ -72,7 +72,7 @@ def send(message, nonce):
         data = FLOATS_MARK + len(data).to_bytes(8, "big") + data + floats.tobytes()
     view = memoryview(HEADER.pack(len(data), nonce) + data)
     while view:
-        view = view[_write(REPLY_FD, view):]
+        view = view[_write(REPLY_FD, view) :]
 
 
 def describe(err):
@@ -166,8 +166,13 @@ def answer(module, request):
             reply = {"status": "ok", "seconds": seconds, "floats": array.array("d", values)}
         else:
             reply = {"status": "ok", "seconds": seconds, "values": values}
-    elif "driver" in request and type(value) is list and value and numbers_in_order(value[-1], keys) \
-            and {*map(type, value[-1].values())} == {float}:  # a driver's answers, the last one gradients of the call
+    elif (
+        "driver" in request
+        and type(value) is list
+        and value
+        and numbers_in_order(value[-1], keys)
+        and {*map(type, value[-1].values())} == {float}
+    ):  # a driver's answers, the last one gradients of the call
         floats = array.array("d", value[-1].values())
         reply = {"status": "ok", "seconds": seconds, "value": plain(value[:-1]), "last": True, "floats": floats}
     else:
@@ -188,7 +193,9 @@ def main():
     sys.setrecursionlimit = capped_recursion_limit  # before any learner code runs
     module, errors = load(hello["chunks"])
     gc.freeze()
-    send({"status": "loaded", "errors": errors[:50]}, nonce)  # the parent keeps 50, and holds the reply to that (reply_bounds)
+    send(
+        {"status": "loaded", "errors": errors[:50]}, nonce
+    )  # the parent keeps 50, and holds the reply to that (reply_bounds)
     while True:
         gc.disable()  # decoding a long graph makes many objects and no garbage
         nonce, request = receive()

@@ -64,4 +64,3 @@ def prepare_child(limits, group, processes, process_limit=True, writable=None):
             landlock.restrict(writable)  # last: joining the cgroups above writes outside the folder
 
     return apply
-

@@ -65,7 +65,9 @@ def explain(reply):
     if status == "died":
         return f"the process running your code exited while loading it (exit status {reply.get('exit')})"
     if status == "out_of_time":
-        return f"the {reply['seconds']:.0f} s all of this submission's code may run for together ran out while loading it"
+        return (
+            f"the {reply['seconds']:.0f} s all of this submission's code may run for together ran out while loading it"
+        )
     return f"the process running your code sent an unreadable reply ({reply.get('reason', status)})"
 
 

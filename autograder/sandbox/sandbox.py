@@ -126,8 +126,13 @@ class Sandbox:
             stderr=subprocess.STDOUT,
             pass_fds=(req_r, rep_w),
             start_new_session=True,
-            preexec_fn=prepare_child(limits, self._group, processes, not isolation.limits_processes_inside(),
-                                      writable=self._folder if isolation.write_barrier() else None),
+            preexec_fn=prepare_child(
+                limits,
+                self._group,
+                processes,
+                not isolation.limits_processes_inside(),
+                writable=self._folder if isolation.write_barrier() else None,
+            ),
         )
         os.close(req_r)
         os.close(rep_w)
@@ -144,7 +149,9 @@ class Sandbox:
                 self.load_errors = [{"label": "submission", "type": "LoadFailed", "message": explain(ready)}]
                 return ready
             self._load_mark = measure.memory_mark(self._group)
-        reply = self._exchange({"chunks": self.chunks}, limits.load_seconds, {"loaded"}, bound=reply_bounds.of_load(self.chunks))
+        reply = self._exchange(
+            {"chunks": self.chunks}, limits.load_seconds, {"loaded"}, bound=reply_bounds.of_load(self.chunks)
+        )
         if reply.get("status") != "loaded":
             self.load_errors = [{"label": "submission", "type": "LoadFailed", "message": explain(reply)}]
             return reply
@@ -306,7 +313,10 @@ class Sandbox:
         bound = reply_bounds.of_call(args, kwargs, built, echoed, driven="driver" in flags)
         mark = self._load_mark if measure_memory else None
         self._load_mark = None  # read below, whatever happens to the child
-        started, cpu_before = time.perf_counter(), (measure.cpu_seconds(self._proc, self._group) if measure_cpu else 0.0)
+        started, cpu_before = (
+            time.perf_counter(),
+            (measure.cpu_seconds(self._proc, self._group) if measure_cpu else 0.0),
+        )
         seconds = min(seconds or self.limits.call_seconds, self.limits.longest_call_seconds)
         reply = self._exchange(request, seconds, STATUSES, keys, bound)
         reply["wall_seconds"] = time.perf_counter() - started
@@ -327,4 +337,3 @@ class Sandbox:
         if self._proc is not None:
             return "".join(self.outputs) + self._capture.text()
         return "".join(self.outputs)
-

@@ -77,6 +77,8 @@ SOURCE = REFERENCE.read_text(encoding="utf-8")  # the submission the bench grade
 def module_checks():
     """The checks of the reference module's functions: what grading that module as a hand-in runs."""
     return [c for c in checks.all_checks() if module_of(c.function) == REFERENCE.stem]
+
+
 PAGE = ROOT / "docs" / "performance.md"  # its "bench" block holds the last complete run's output
 
 
@@ -120,8 +122,6 @@ def _cpu_seconds():
     return own.ru_utime + own.ru_stime
 
 
-
-
 FRESH_RUNS = 9  # fresh-process runs; their median is reported (a shared machine's load moves single runs)
 WARM_RUNS = 7  # warm-process submissions after the first; their median is reported
 
@@ -144,7 +144,9 @@ def kit_batch(out, submissions, workers):
     """One cold kit batch in a fresh process; its figures (autograder/tools/scale.py) as a dict."""
     completed = subprocess.run(
         [sys.executable, "-m", "autograder.tools.scale", str(out), str(submissions), "--workers", str(workers)],
-        stdout=subprocess.PIPE, text=True, check=True,
+        stdout=subprocess.PIPE,
+        text=True,
+        check=True,
     )
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
@@ -161,8 +163,10 @@ def store_figures():
     where = prepared.path()
     held = prepared.load(checks.all_checks(), where)
     state = "current" if not held.reason else f"NOT usable: {held.reason}"
-    print(f"{where.relative_to(ROOT)}: {state}, {where.stat().st_size / 2**20:.1f} MiB; made current in {seconds:.1f} s "
-          "(once per change of the sources, or once per Gradescope image)")
+    print(
+        f"{where.relative_to(ROOT)}: {state}, {where.stat().st_size / 2**20:.1f} MiB; made current in {seconds:.1f} s "
+        "(once per change of the sources, or once per Gradescope image)"
+    )
     return held
 
 
@@ -171,8 +175,12 @@ def fresh_seconds(path, runs=FRESH_RUNS):
     times, score = [], None
     for _ in range(runs):
         started = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "autograder", "grade", str(path), "--json"],
-                              stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        done = subprocess.run(
+            [sys.executable, "-m", "autograder", "grade", str(path), "--json"],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
         times.append(time.perf_counter() - started)
         score = json.loads(done.stdout)["score"]
     return statistics.median(times), min(times), score
@@ -186,9 +194,11 @@ def fresh_figures(work):
     handin.write_text(SOURCE, encoding="utf-8")
     progress(f"python -m autograder grade {REFERENCE.name} --json, {FRESH_RUNS} fresh processes")
     median, fastest, score = fresh_seconds(handin)
-    print(f"python -m autograder grade {REFERENCE.name} --json (score {score:g}): {median:.2f} s wall, median of "
-          f"{FRESH_RUNS} (fastest {fastest:.2f} s; target: at most {TARGET_FRESH_SECONDS:g} s, "
-          f"{met(median <= TARGET_FRESH_SECONDS)})")
+    print(
+        f"python -m autograder grade {REFERENCE.name} --json (score {score:g}): {median:.2f} s wall, median of "
+        f"{FRESH_RUNS} (fastest {fastest:.2f} s; target: at most {TARGET_FRESH_SECONDS:g} s, "
+        f"{met(median <= TARGET_FRESH_SECONDS)})"
+    )
     figures = {"fresh": median}
     found = otter.executable()
     if found is None:
@@ -196,32 +206,43 @@ def fresh_figures(work):
         return figures
     progress("otter run on the same exercise")
     try:
-        figures["otter"] = seconds = otter.run_seconds(work / "otter", found, edges.otter_tests(), edges.OTTER_MODULE,
-                                                       SOURCE)
+        figures["otter"] = seconds = otter.run_seconds(
+            work / "otter", found, edges.otter_tests(), edges.OTTER_MODULE, SOURCE
+        )
     except otter.OtterError as err:
         print(f"otter run: could not be measured: {err}")
         return figures
-    print(f"otter run on {edges.OTTER_MODULE}, {len(edges.otter_tests())} tests ({otter.version(found)}): "
-          f"{seconds:.2f} s wall, median of {otter.RUNS}; the kit is {seconds / median:.1f}x faster")
+    print(
+        f"otter run on {edges.OTTER_MODULE}, {len(edges.otter_tests())} tests ({otter.version(found)}): "
+        f"{seconds:.2f} s wall, median of {otter.RUNS}; the kit is {seconds / median:.1f}x faster"
+    )
     return figures
 
 
 def hidden_check_figures():
     print("\n== the hidden checks on their own")
-    print(f"sandbox: {isolation.probe()[0]}; CPU time counted {'by cgroup' if isolation.cgroup_base() else 'from /proc'}")
+    print(
+        f"sandbox: {isolation.probe()[0]}; CPU time counted {'by cgroup' if isolation.cgroup_base() else 'from /proc'}"
+    )
     print(f"child start (isolated, code loaded): {child_start_seconds() * 1000:.1f} ms")
     print(f"small call round trip (median of 500): {small_call_seconds() * 1e6:.0f} us")
-    first = grade(Submission("warm-up", [Chunk("reference", SOURCE)]), module_checks())  # the store read, answers cached
-    print(f"first submission in this process (the store read, the reference's answers worked out): {first.seconds:.2f} s")
+    first = grade(
+        Submission("warm-up", [Chunk("reference", SOURCE)]), module_checks()
+    )  # the store read, answers cached
+    print(
+        f"first submission in this process (the store read, the reference's answers worked out): {first.seconds:.2f} s"
+    )
     runs, cpu = [], []
     for _ in range(WARM_RUNS):
         before = _cpu_seconds()
         runs.append(grade(Submission("reference", [Chunk("reference", SOURCE)]), module_checks()).seconds)
         cpu.append(_cpu_seconds() - before)
     warm = statistics.median(runs)
-    print(f"hidden checks of one correct submission of {REFERENCE.name} in a warm process, {len(module_checks())} checks "
-          f"(median of {WARM_RUNS}): {warm:.3f} s, of which the grader's own CPU time {statistics.median(cpu):.3f} s "
-          f"(target: at most {TARGET_WARM_SECONDS:g} s, {met(warm <= TARGET_WARM_SECONDS)})")
+    print(
+        f"hidden checks of one correct submission of {REFERENCE.name} in a warm process, {len(module_checks())} checks "
+        f"(median of {WARM_RUNS}): {warm:.3f} s, of which the grader's own CPU time {statistics.median(cpu):.3f} s "
+        f"(target: at most {TARGET_WARM_SECONDS:g} s, {met(warm <= TARGET_WARM_SECONDS)})"
+    )
     for family, seconds in sorted(family_seconds().items(), key=lambda item: -item[1]):
         print(f"  {family:<30} {seconds:.3f} s")
     return warm
@@ -235,8 +256,10 @@ def steps_table(columns, learners):
     width = max(len(step) for step in steps) + 2
     lines = [" " * width + "".join(f"{title:>16}" for title in columns)]
     for step in steps:
-        cells = "".join(f"{per_learner(figures[step], learners):>14.3f} s" if step in figures else f"{'':>16}"
-                        for figures in columns.values())
+        cells = "".join(
+            f"{per_learner(figures[step], learners):>14.3f} s" if step in figures else f"{'':>16}"
+            for figures in columns.values()
+        )
         lines.append(f"{step:<{width}}{cells}")
     return lines
 
@@ -279,11 +302,16 @@ def memory_figures(work, sizes, release):
         cohorts.copy_learner(handins, "model", size)
         progress(f"the kit's batch on {size} identical learners")
         figures[size] = run = kit_batch(work / f"scale-{size}", handins, 2)
-        print(f"  {size:>5} learners: {per_learner(run['seconds'], size):.2f} s per learner ({run['seconds']:.0f} s); "
-              f"batch process: peak RSS {run['batch_mib']:.0f} MiB, {run['end_mib']:.0f} MiB at the end; "
-              f"largest worker or sandbox: {run['children_mib']:.0f} MiB")
-        print("         batch's peak RSS as each step ended: " + ", ".join(
-            f"{step} {mib:.0f}" for step, mib in run["peaks_mib"].items()) + " (MiB)")
+        print(
+            f"  {size:>5} learners: {per_learner(run['seconds'], size):.2f} s per learner ({run['seconds']:.0f} s); "
+            f"batch process: peak RSS {run['batch_mib']:.0f} MiB, {run['end_mib']:.0f} MiB at the end; "
+            f"largest worker or sandbox: {run['children_mib']:.0f} MiB"
+        )
+        print(
+            "         batch's peak RSS as each step ended: "
+            + ", ".join(f"{step} {mib:.0f}" for step, mib in run["peaks_mib"].items())
+            + " (MiB)"
+        )
     return figures
 
 
@@ -292,8 +320,10 @@ def no_change_figures(work):
     print("\n== a make grade that finds nothing changed (the demo cohort, graded once first)")
     progress("the demo cohort graded by make grade's command, then again with nothing changed")
     median, fastest = first_run.no_change_seconds(work / "demo")
-    print(f"make grade with nothing to do: {median:.2f} s wall, median of {first_run.NO_CHANGE_RUNS} (fastest "
-          f"{fastest:.2f} s; target: at most {TARGET_NO_CHANGE_SECONDS:g} s, {met(median <= TARGET_NO_CHANGE_SECONDS)})")
+    print(
+        f"make grade with nothing to do: {median:.2f} s wall, median of {first_run.NO_CHANGE_RUNS} (fastest "
+        f"{fastest:.2f} s; target: at most {TARGET_NO_CHANGE_SECONDS:g} s, {met(median <= TARGET_NO_CHANGE_SECONDS)})"
+    )
     return median
 
 
@@ -312,8 +342,10 @@ def setup_figures(work):
 def page_block(output, learners, sizes, day):
     """The "bench" block of docs/performance.md: the settings and day of a run, then what it printed."""
     scale = " ".join(map(str, sizes))
-    return (f"`make bench` with BENCH_LEARNERS={learners} BENCH_SCALE=\"{scale}\", run on {day}:\n\n"
-            f"```\n{output.strip()}\n```")
+    return (
+        f'`make bench` with BENCH_LEARNERS={learners} BENCH_SCALE="{scale}", run on {day}:\n\n'
+        f"```\n{output.strip()}\n```"
+    )
 
 
 def main():
@@ -333,8 +365,9 @@ def main():
             setup = setup_figures(work)
         summary(compared, figures, course, fresh, warm, no_change, setup)
         print(f"(the whole benchmark took {(time.perf_counter() - started) / 60:.1f} min)")
-    marked.rewrite(PAGE, "bench", page_block(printed.copy.getvalue(), learners, sizes, time.strftime("%Y-%m-%d")),
-                   "make bench")
+    marked.rewrite(
+        PAGE, "bench", page_block(printed.copy.getvalue(), learners, sizes, time.strftime("%Y-%m-%d")), "make bench"
+    )
     print(f"wrote {PAGE.relative_to(ROOT)}")
 
 

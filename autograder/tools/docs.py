@@ -34,8 +34,10 @@ def every_check():
 
 def zoo_table():
     """One row per buggy entry (what it gets wrong, where it must and may lose points), then the correct styles."""
-    lines = ["| entry | function | the misconception | must lose points in | may also lose points in |",
-             "|---|---|---|---|---|"]
+    lines = [
+        "| entry | function | the misconception | must lose points in | may also lose points in |",
+        "|---|---|---|---|---|",
+    ]
     correct = []
     for entry in zoo.entries():
         description = getattr(entry, "description", "")  # a course's zoo may say less than the graph course's
@@ -72,9 +74,12 @@ def main(argv=None):
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if a block is stale")
     args = parser.parse_args(argv)
     if not PAGE.is_file():
-        print(f"{PAGE}: no such page; `{COMMAND}` writes into it: create it with, for each of "
-              f"{', '.join(BLOCKS)}, the two lines '<!-- begin NAME: written by {COMMAND}; do not edit -->' and "
-              "'<!-- end NAME -->'", file=sys.stderr)
+        print(
+            f"{PAGE}: no such page; `{COMMAND}` writes into it: create it with, for each of "
+            f"{', '.join(BLOCKS)}, the two lines '<!-- begin NAME: written by {COMMAND}; do not edit -->' and "
+            "'<!-- end NAME -->'",
+            file=sys.stderr,
+        )
         return 2
     if args.check:
         behind = stale()

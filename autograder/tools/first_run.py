@@ -57,7 +57,7 @@ def setup_figures(work):
 
 
 def installer(clone_venv):
-    """"uv" when the venv holds uv (the Makefile's installer got it from the registry), else "pip"."""
+    """ "uv" when the venv holds uv (the Makefile's installer got it from the registry), else "pip"."""
     return "uv" if any(Path(clone_venv).glob("lib/python*/site-packages/uv")) else "pip"
 
 
@@ -72,9 +72,11 @@ def no_change_seconds(out, runs=NO_CHANGE_RUNS):
 def setup_block(figures, tool, day):
     """The "setup" block: what a fresh clone's first make grade cost, setup included."""
     total = figures["setup"] + figures["first_grade"]
-    return (f"On a fresh clone ({COMMAND}, {day}): setting up `.venv` took {figures['setup']:.0f} s ({tool}), "
-            f"the first `make grade` {figures['first_grade']:.0f} s more ({total:.0f} s in all), "
-            f"and a second one, with nothing to do, {figures['no_change']:.1f} s.")
+    return (
+        f"On a fresh clone ({COMMAND}, {day}): setting up `.venv` took {figures['setup']:.0f} s ({tool}), "
+        f"the first `make grade` {figures['first_grade']:.0f} s more ({total:.0f} s in all), "
+        f"and a second one, with nothing to do, {figures['no_change']:.1f} s."
+    )
 
 
 def write_pages(figures, tool, day):

@@ -96,7 +96,11 @@ def describe_where(node, parents):
         if isinstance(parent, ast.Dict) and not entry and child in parent.values:
             key = parent.keys[parent.values.index(child)]
             owner = parents.get(parent)
-            if isinstance(key, ast.Constant) and isinstance(owner, ast.Assign) and isinstance(owner.targets[0], ast.Name):
+            if (
+                isinstance(key, ast.Constant)
+                and isinstance(owner, ast.Assign)
+                and isinstance(owner.targets[0], ast.Name)
+            ):
                 entry = f"{owner.targets[0].id}[{key.value!r}]"
         if isinstance(parent, ast.FunctionDef) and isinstance(parents.get(parent), ast.Module):
             function = parent.name
@@ -110,7 +114,9 @@ def in_table_entry(node, parents):
     while parent is not None:
         if isinstance(parent, ast.Dict) and child in parent.values:
             owner = parents.get(parent)
-            return isinstance(owner, ast.Assign) and any(isinstance(t, ast.Name) and t.id in TABLES for t in owner.targets)
+            return isinstance(owner, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id in TABLES for t in owner.targets
+            )
         child, parent = parent, parents.get(parent)
     return False
 
@@ -228,7 +234,10 @@ def report(all_mutants, outcome, seconds, out=sys.stdout):
     score, most, failed, _ = outcome[None]
     status = 0
     if score < most:
-        print(f"the reference scores {score:g}/{most:g} (failed {', '.join(failed)}): mutation results mean nothing", file=out)
+        print(
+            f"the reference scores {score:g}/{most:g} (failed {', '.join(failed)}): mutation results mean nothing",
+            file=out,
+        )
         return 1
     killed = [m for m in all_mutants if outcome[m][0] < outcome[m][1]]
     survivors = [m for m in all_mutants if outcome[m][0] >= outcome[m][1]]

@@ -60,8 +60,20 @@ def autograder(work, command, tests):
     """`otter generate` on the tests: the autograder zip's path."""
     work = Path(work)
     write_tests(work / "tests", tests)
-    _run([command, "generate", "--tests-dir", "tests", "--output-path", "autograder.zip", "--no-config",
-          "--no-requirements", "--no-environment"], work)
+    _run(
+        [
+            command,
+            "generate",
+            "--tests-dir",
+            "tests",
+            "--output-path",
+            "autograder.zip",
+            "--no-config",
+            "--no-requirements",
+            "--no-environment",
+        ],
+        work,
+    )
     found = work / "autograder.zip"
     if not found.is_file():
         raise OtterError("otter generate wrote no autograder.zip")

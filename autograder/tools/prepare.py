@@ -105,7 +105,9 @@ def write(where=None, force=False, stream=None):
     started = time.perf_counter()
     data, left_out = contents()
     if learner_code_ran():  # what it measured or drew could have been steered: never written
-        raise prepared.StoreError("this process has run a learner's code; only a process that ran none writes the store")
+        raise prepared.StoreError(
+            "this process has run a learner's code; only a process that ran none writes the store"
+        )
     write_atomic(where, data)
     if stream is not None:
         for line in left_out:

@@ -86,6 +86,7 @@ def timed_steps(steps=STEPS, peaks=None, sizes=None):
                     peaks[step] = own_peak_mib()
                 if sizes is not None:
                     sizes[step] = current_mib()
+
         return call
 
     for (step, _owner, _name), (owner, name, function) in zip(steps, originals):

@@ -52,8 +52,13 @@ HANDED_IN_STEPS = ("autograde", "generate_feedback")  # nbgrader fails on a less
 
 def handed_in(submitted):
     """The assignment ids someone handed in under ``submitted`` (nbgrader's submitted/<student>/<assignment>/)."""
-    return {folder.name for student in Path(submitted).iterdir() if student.is_dir()
-            for folder in student.iterdir() if folder.is_dir()}
+    return {
+        folder.name
+        for student in Path(submitted).iterdir()
+        if student.is_dir()
+        for folder in student.iterdir()
+        if folder.is_dir()
+    }
 
 
 def commands(step, assignments=None):
@@ -64,16 +69,26 @@ def commands(step, assignments=None):
     """
     if step == "export":
         return [["export"]]
-    lessons = [lesson for lesson in LESSONS
-               if step not in HANDED_IN_STEPS or assignments is None or lesson.assignment in assignments]
+    lessons = [
+        lesson
+        for lesson in LESSONS
+        if step not in HANDED_IN_STEPS or assignments is None or lesson.assignment in assignments
+    ]
     return [[step, lesson.assignment, "--force"] for lesson in lessons]
 
 
 def nbgrader(root, args):
     """Run ``nbgrader ARGS`` in the course ``root``; raise StockError when it fails."""
     root = Path(root)
-    with env.command(*args, cwd=root, config_dir=root / ".jupyter", stock=True,
-                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as process:
+    with env.command(
+        *args,
+        cwd=root,
+        config_dir=root / ".jupyter",
+        stock=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    ) as process:
         output, _ = process.communicate()
     if process.returncode != 0:
         tail = "\n".join(output.splitlines()[-15:])

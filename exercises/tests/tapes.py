@@ -83,16 +83,22 @@ def show(steps):
 
 def assert_graph(got, want, what):
     """Check a tape's graph entry by entry against entries written out by hand, naming the first wrong one."""
-    assert isinstance(got, list), f"{what}: the graph should be a list of (name, op, inputs), but it is {type(got).__name__}: {got!r}"
+    assert isinstance(got, list), (
+        f"{what}: the graph should be a list of (name, op, inputs), but it is {type(got).__name__}: {got!r}"
+    )
     for k, want_entry in enumerate(want):
-        assert k < len(got), f"{what}: the graph has {len(got)} entries, expected {len(want)}: entry {k} {want_entry} is missing"
+        assert k < len(got), (
+            f"{what}: the graph has {len(got)} entries, expected {len(want)}: entry {k} {want_entry} is missing"
+        )
         entry = got[k]
-        assert isinstance(entry, (tuple, list)) and len(entry) == 3, f"{what}: entry {k} should be (name, op, inputs), got {entry!r}"
+        assert isinstance(entry, (tuple, list)) and len(entry) == 3, (
+            f"{what}: entry {k} should be (name, op, inputs), got {entry!r}"
+        )
         name, op, reads = entry
         assert (name, op, list(reads)) == want_entry, f"{what}: entry {k} should be {want_entry}, got {tuple(entry)}"
     assert len(got) == len(want), (
-        (f"{what}: the graph has {len(got)} entries, expected {len(want)} (one per operation); "
-                             f"the first extra one is {got[len(want)]!r}")
+        f"{what}: the graph has {len(got)} entries, expected {len(want)} (one per operation); "
+        f"the first extra one is {got[len(want)]!r}"
     )
 
 
@@ -115,7 +121,9 @@ def assert_records_the_program(graph, values, steps, leaves, what):
     it that no earlier entry read, numbered k0, k1, ... in the order the numbers are used. values
     holds the leaves as given, the constants, and one value per entry, and nothing else.
     """
-    assert isinstance(graph, list), f"{what}: the graph should be a list of (name, op, inputs), but it is {type(graph).__name__}: {graph!r}"
+    assert isinstance(graph, list), (
+        f"{what}: the graph should be a list of (name, op, inputs), but it is {type(graph).__name__}: {graph!r}"
+    )
     assert isinstance(values, dict), f"{what}: values should be a dict, but it is {type(values).__name__}: {values!r}"
     assert len(graph) == len(steps), (
         f"{what}: the program runs {len(steps)} operations, so the graph should have {len(steps)} entries, one each; "
@@ -123,16 +131,24 @@ def assert_records_the_program(graph, values, steps, leaves, what):
     )
     numbers_seen = 0
     for k, ((op, operands), entry) in enumerate(zip(steps, graph)):
-        assert isinstance(entry, (tuple, list)) and len(entry) == 3, f"{what}: entry {k} should be (name, op, inputs), got {entry!r}"
+        assert isinstance(entry, (tuple, list)) and len(entry) == 3, (
+            f"{what}: entry {k} should be (name, op, inputs), got {entry!r}"
+        )
         name, got_op, reads = entry
-        assert name == f"t{k}", f"{what}: entry {k} should be named 't{k}' (entries are t0, t1, ... in the order they ran), got {name!r}"
+        assert name == f"t{k}", (
+            f"{what}: entry {k} should be named 't{k}' (entries are t0, t1, ... in the order they ran), got {name!r}"
+        )
         assert got_op == op, f"{what}: entry {k} records the operation t{k} of the program, {op!r}, but says {got_op!r}"
         reads = list(reads)
         assert len(reads) == len(operands), f"{what}: entry {k} ({op}) should read {len(operands)} name(s), got {reads}"
         for side, (operand, read) in enumerate(zip(operands, reads)):
-            which = "its only operand" if len(operands) == 1 else ("the left operand" if side == 0 else "the right operand")
+            which = (
+                "its only operand" if len(operands) == 1 else ("the left operand" if side == 0 else "the right operand")
+            )
             if isinstance(operand, str):
-                assert read == operand, f"{what}: entry {k} should read {which} by its name {operand!r}, got {read!r} (inputs {reads})"
+                assert read == operand, (
+                    f"{what}: entry {k} should read {which} by its name {operand!r}, got {read!r} (inputs {reads})"
+                )
             else:
                 constant = f"k{numbers_seen}"
                 assert read == constant, (
@@ -158,7 +174,9 @@ def assert_evaluate_gives_back(evaluate, graph, values, what):
     nodes = {entry[0] for entry in graph}
     start = {name: value for name, value in values.items() if name not in nodes}
     computed = evaluate(graph, start)
-    assert isinstance(computed, dict), f"{what}: your evaluate returned {type(computed).__name__}, not a dict: {computed!r}"
+    assert isinstance(computed, dict), (
+        f"{what}: your evaluate returned {type(computed).__name__}, not a dict: {computed!r}"
+    )
     for name, value in values.items():
         assert name in computed and computed[name] == value, (
             f"{what}: the tape holds {name!r} = {value!r}, but your evaluate(graph, leaves and constants) gives "
@@ -192,20 +210,53 @@ def _unary(x):
 _H = math.tanh(1.0)  # h in _shared, at w = 0.5, b = 2
 
 FIXED_PROGRAMS = [
-    ("a = 3 * x - y; b = a / 2 + x.sq(); return -(b.relu())", _mixed, {"x": 2, "y": 1},
-     [("t0", "mul", ["k0", "x"]), ("t1", "sub", ["t0", "y"]), ("t2", "div", ["t1", "k1"]), ("t3", "sq", ["x"]),
-      ("t4", "add", ["t2", "t3"]), ("t5", "relu", ["t4"]), ("t6", "neg", ["t5"])],
-     {"x": 2, "y": 1, "k0": 3, "t0": 6, "t1": 5, "k1": 2, "t2": 2.5, "t3": 4, "t4": 6.5, "t5": 6.5, "t6": -6.5}),
+    (
+        "a = 3 * x - y; b = a / 2 + x.sq(); return -(b.relu())",
+        _mixed,
+        {"x": 2, "y": 1},
+        [
+            ("t0", "mul", ["k0", "x"]),
+            ("t1", "sub", ["t0", "y"]),
+            ("t2", "div", ["t1", "k1"]),
+            ("t3", "sq", ["x"]),
+            ("t4", "add", ["t2", "t3"]),
+            ("t5", "relu", ["t4"]),
+            ("t6", "neg", ["t5"]),
+        ],
+        {"x": 2, "y": 1, "k0": 3, "t0": 6, "t1": 5, "k1": 2, "t2": 2.5, "t3": 4, "t4": 6.5, "t5": 6.5, "t6": -6.5},
+    ),
     # Python runs 4 * x first and 1 - ... last, so the constants are numbered from the inside out.
-    ("return 1 - 2 / (0.5 + 4 * x)", _reflected, {"x": 1.875},
-     [("t0", "mul", ["k0", "x"]), ("t1", "add", ["k1", "t0"]), ("t2", "div", ["k2", "t1"]), ("t3", "sub", ["k3", "t2"])],
-     {"x": 1.875, "k0": 4, "t0": 7.5, "k1": 0.5, "t1": 8.0, "k2": 2, "t2": 0.25, "k3": 1, "t3": 0.75}),
-    ("h = (w * b).tanh(); return h * h + h / b", _shared, {"w": 0.5, "b": 2},
-     [("t0", "mul", ["w", "b"]), ("t1", "tanh", ["t0"]), ("t2", "mul", ["t1", "t1"]), ("t3", "div", ["t1", "b"]),
-      ("t4", "add", ["t2", "t3"])],
-     {"w": 0.5, "b": 2, "t0": 1.0, "t1": _H, "t2": _H * _H, "t3": _H / 2, "t4": _H * _H + _H / 2}),
-    ("return (-x).relu().sq().tanh()", _unary, {"x": -1.5},
-     [("t0", "neg", ["x"]), ("t1", "relu", ["t0"]), ("t2", "sq", ["t1"]), ("t3", "tanh", ["t2"])],
-     {"x": -1.5, "t0": 1.5, "t1": 1.5, "t2": 2.25, "t3": math.tanh(2.25)}),
+    (
+        "return 1 - 2 / (0.5 + 4 * x)",
+        _reflected,
+        {"x": 1.875},
+        [
+            ("t0", "mul", ["k0", "x"]),
+            ("t1", "add", ["k1", "t0"]),
+            ("t2", "div", ["k2", "t1"]),
+            ("t3", "sub", ["k3", "t2"]),
+        ],
+        {"x": 1.875, "k0": 4, "t0": 7.5, "k1": 0.5, "t1": 8.0, "k2": 2, "t2": 0.25, "k3": 1, "t3": 0.75},
+    ),
+    (
+        "h = (w * b).tanh(); return h * h + h / b",
+        _shared,
+        {"w": 0.5, "b": 2},
+        [
+            ("t0", "mul", ["w", "b"]),
+            ("t1", "tanh", ["t0"]),
+            ("t2", "mul", ["t1", "t1"]),
+            ("t3", "div", ["t1", "b"]),
+            ("t4", "add", ["t2", "t3"]),
+        ],
+        {"w": 0.5, "b": 2, "t0": 1.0, "t1": _H, "t2": _H * _H, "t3": _H / 2, "t4": _H * _H + _H / 2},
+    ),
+    (
+        "return (-x).relu().sq().tanh()",
+        _unary,
+        {"x": -1.5},
+        [("t0", "neg", ["x"]), ("t1", "relu", ["t0"]), ("t2", "sq", ["t1"]), ("t3", "tanh", ["t2"])],
+        {"x": -1.5, "t0": 1.5, "t1": 1.5, "t2": 2.25, "t3": math.tanh(2.25)},
+    ),
 ]
 FIXED_IDS = ["mixed", "reflected", "shared", "unary"]

@@ -70,7 +70,9 @@ def test_backward_matches_finite_differences(impl, data):
     try:
         impl.evaluate([("y", "neg", ["u"])], {"u": 1.0})
     except NotImplementedError:
-        impl.backward([("y", "neg", ["u"])], {"u": 1.0, "y": -1.0})  # backward not written either: say that, as its other tests do
+        impl.backward(
+            [("y", "neg", ["u"])], {"u": 1.0, "y": -1.0}
+        )  # backward not written either: say that, as its other tests do
         pytest.skip("this test computes values with your evaluate: write evaluate first (make check TASK=evaluate)")
     graph, leaves = data.draw(strategies.smooth_graphs(impl.evaluate), label="graph, leaves")
     values = impl.evaluate(graph, leaves)
@@ -88,13 +90,19 @@ def test_backward_long_chain_and_wide_fan_out_in_linear_time(impl):
     under the grader's recursion limit, in time linear in the graph (exercises/bounds.py)."""
     chain = [("n0", "add", ["x", "c"])] + [(f"n{k}", "add", [f"n{k - 1}", "c"]) for k in range(1, 10_000)]
     values = impl_values(chain, {"x": 0.5, "c": 0.25})
-    grads = bounds.bounded(lambda: impl.backward(chain, values), chain, "backward", "backward on a chain of 10,000 sums")
-    assert grads["x"] == 1.0 and grads["c"] == 10_000.0, f"dL/dx should be 1.0 and dL/dc 10000.0, got {grads['x']!r} and {grads['c']!r}"
+    grads = bounds.bounded(
+        lambda: impl.backward(chain, values), chain, "backward", "backward on a chain of 10,000 sums"
+    )
+    assert grads["x"] == 1.0 and grads["c"] == 10_000.0, (
+        f"dL/dx should be 1.0 and dL/dc 10000.0, got {grads['x']!r} and {grads['c']!r}"
+    )
     wide = [(f"h{k}", "neg", ["x"]) for k in range(5_000)] + [("s1", "add", ["h0", "h1"])]
     wide += [(f"s{k}", "add", [f"s{k - 1}", f"h{k}"]) for k in range(2, 5_000)]
     values = impl_values(wide, {"x": 0.5})
     grads = bounds.bounded(lambda: impl.backward(wide, values), wide, "backward", "backward on x read by 5,000 nodes")
-    assert grads["x"] == -5000.0, f"x is negated 5,000 times and the results summed: dL/dx should be -5000.0, got {grads['x']!r}"
+    assert grads["x"] == -5000.0, (
+        f"x is negated 5,000 times and the results summed: dL/dx should be -5000.0, got {grads['x']!r}"
+    )
 
 
 def impl_values(graph, leaves):

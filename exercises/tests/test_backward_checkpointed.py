@@ -20,8 +20,9 @@ def power_chain(n):
 
 def tanh_chain(n):
     """Alternately a product with w and a tanh: the memory test's chain, two leaves only."""
-    return [(f"n{i}", "tanh" if i % 2 else "mul", [f"n{i - 1}" if i else "x"] + ([] if i % 2 else ["w"]))
-            for i in range(n)]
+    return [
+        (f"n{i}", "tanh" if i % 2 else "mul", [f"n{i - 1}" if i else "x"] + ([] if i % 2 else ["w"])) for i in range(n)
+    ]
 
 
 def call(impl, graph, leaves, every, output=None):
@@ -30,14 +31,17 @@ def call(impl, graph, leaves, every, output=None):
     assert isinstance(result, tuple) and len(result) == 2, f"{what} should return (grads, recomputed), not {result!r}"
     grads, count = result
     assert isinstance(grads, dict), f"{what}: grads should be a dict, not {type(grads).__name__}"
-    assert sorted(grads) == sorted(leaves), f"{what}: grads should have one entry per leaf {sorted(leaves)}, has {sorted(grads)}"
+    assert sorted(grads) == sorted(leaves), (
+        f"{what}: grads should have one entry per leaf {sorted(leaves)}, has {sorted(grads)}"
+    )
     assert type(count) is int, f"{what}: recomputed should be an int, not {count!r}"
     return grads, count
 
 
 def assert_close(got, want, what, tol=1e-9):
     assert isinstance(got, (int, float)) and math.isclose(got, want, rel_tol=tol, abs_tol=tol), (
-        f"{what}: expected {want!r}, got {got!r}")
+        f"{what}: expected {want!r}, got {got!r}"
+    )
 
 
 @pytest.mark.parametrize("every", [1, 2, 4, 5, 16, 17, 100])
@@ -48,20 +52,24 @@ def test_backward_checkpointed_power_chain(impl, every):
     assert_close(grads["w"], 16 * 3.0 * 1.25**15, f"every={every}: dL/dw")
 
 
-@pytest.mark.parametrize("n, every, output, want", [
-    (16, 1, None, 0),  # every node is a checkpoint
-    (16, 4, None, 12),  # checkpoints at 3, 7, 11, 15: the other 12 are recomputed
-    (16, 5, None, 13),  # checkpoints at 4, 9, 14
-    (10, 4, None, 8),  # checkpoints at 3, 7; the last segment 8, 9 has no checkpoint of its own
-    (10, 100, None, 10),  # no checkpoint: everything is recomputed from the leaves
-    (16, 4, "n9", 8),  # only the nodes up to the output count
-])
+@pytest.mark.parametrize(
+    "n, every, output, want",
+    [
+        (16, 1, None, 0),  # every node is a checkpoint
+        (16, 4, None, 12),  # checkpoints at 3, 7, 11, 15: the other 12 are recomputed
+        (16, 5, None, 13),  # checkpoints at 4, 9, 14
+        (10, 4, None, 8),  # checkpoints at 3, 7; the last segment 8, 9 has no checkpoint of its own
+        (10, 100, None, 10),  # no checkpoint: everything is recomputed from the leaves
+        (16, 4, "n9", 8),  # only the nodes up to the output count
+    ],
+)
 def test_backward_checkpointed_recomputed_count(impl, n, every, output, want):
     """recomputed is the number of nodes up to the output that are not checkpoints."""
     _grads, recomputed = call(impl, power_chain(n), {"x": 3.0, "w": 1.25}, every, output)
     assert recomputed == want, (
         f"backward_checkpointed on a chain of {n} with every={every}, output={output!r}: "
-        f"recomputed should be {want}, got {recomputed}")
+        f"recomputed should be {want}, got {recomputed}"
+    )
 
 
 def test_backward_checkpointed_earlier_output(impl):
@@ -114,7 +122,8 @@ def test_backward_checkpointed_memory_holds_few_values(impl):
         tracemalloc.stop()
     assert peak < 16 * 1024, (
         f"backward_checkpointed(chain of 1024, every=32) allocated up to {peak / 1024:.0f} KB at once: "
-        "it seems to hold every node's value; hold only the checkpoints and the segment being swept")
+        "it seems to hold every node's value; hold only the checkpoints and the segment being swept"
+    )
 
 
 @st.composite
@@ -139,15 +148,16 @@ def chains(draw, max_nodes=10):
 def smooth(case, evaluate):
     graph, leaves = case
     values = evaluate(graph, leaves)
-    return all(abs(values[name]) < 50 and (op != "relu" or abs(values[reads[0]]) > 1e-2)
-               for name, op, reads in graph)
+    return all(abs(values[name]) < 50 and (op != "relu" or abs(values[reads[0]]) > 1e-2) for name, op, reads in graph)
 
 
 @given(data=st.data(), every=st.integers(1, 11))
 def test_backward_checkpointed_random_chains(impl, earlier, data, every):
     """On random sequential graphs, dL/d(leaf) agrees (1e-4) with central differences of your lesson-1 evaluate,
     for any every."""
-    call(impl, power_chain(2), {"x": 3.0, "w": 1.25}, every)  # before drawing anything: a task not written yet fails at once
+    call(
+        impl, power_chain(2), {"x": 3.0, "w": 1.25}, every
+    )  # before drawing anything: a task not written yet fails at once
     evaluate = earlier("graph", "evaluate")
     graph, leaves = data.draw(chains().filter(lambda case: smooth(case, evaluate)), label="chain")
     grads, _ = call(impl, graph, leaves, every)
@@ -156,5 +166,6 @@ def test_backward_checkpointed_random_chains(impl, earlier, data, every):
         numeric = strategies.central_difference(evaluate, graph, leaves, leaf, last)
         assert math.isclose(grads[leaf], numeric, rel_tol=1e-4, abs_tol=1e-4), (
             f"backward_checkpointed({graph}, {leaves}, every={every}): dL/d{leaf} expected about {numeric:.6g} "
-            f"(central differences of your evaluate), got {grads[leaf]!r}")
+            f"(central differences of your evaluate), got {grads[leaf]!r}"
+        )
     assert copy.deepcopy(graph) == graph

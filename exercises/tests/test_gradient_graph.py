@@ -31,7 +31,7 @@ def build(impl, graph, output=None):
     assert graph2[: len(graph)] == graph, f"{what}: graph2 should start with the nodes of graph, unchanged"
     old = names_of(graph)
     defined = set(old)  # every name of graph is defined before the new nodes
-    for entry in graph2[len(graph):]:
+    for entry in graph2[len(graph) :]:
         name, op, inputs = entry
         assert name not in old, f"{what}: the new node {entry} reuses the name {name!r}, which the graph already uses"
         assert name not in defined, f"{what}: the name {name!r} is given to two new nodes"
@@ -41,7 +41,8 @@ def build(impl, graph, output=None):
         defined.add(name)
     assert set(grads) == old, (
         f"{what}: grads should have one entry per name the graph reads or produces: "
-        f"missing {sorted(old - set(grads))}, unexpected {sorted(set(grads) - old)}")
+        f"missing {sorted(old - set(grads))}, unexpected {sorted(set(grads) - old)}"
+    )
     unknown = {name: g for name, g in grads.items() if g not in defined}
     assert not unknown, f"{what}: grads names nodes that are not in graph2: {unknown}"
     return graph2, grads
@@ -56,7 +57,8 @@ def derivatives(evaluate, graph2, grads, leaves):
 def assert_derivatives(got, want, what, tol=1e-9):
     for name, value in want.items():
         assert math.isclose(got[name], value, rel_tol=tol, abs_tol=tol), (
-            f"{what}: the node for dL/d{name} evaluates to {got[name]!r}, expected {value!r}")
+            f"{what}: the node for dL/d{name} evaluates to {got[name]!r}, expected {value!r}"
+        )
 
 
 def test_gradient_graph_diamond(impl, earlier):
@@ -65,7 +67,9 @@ def test_gradient_graph_diamond(impl, earlier):
     evaluate = earlier("graph", "evaluate")
     got = derivatives(evaluate, graph2, grads, {"x": 2.0})
     assert_derivatives(got, {"x": 128.0, "a": 32.0, "t": 16.0, "L": 1.0}, "diamond at x = 2")
-    assert_derivatives(derivatives(evaluate, graph2, grads, {"x": -1.0}), {"x": -16.0, "a": 8.0}, "the same graph2 at x = -1")
+    assert_derivatives(
+        derivatives(evaluate, graph2, grads, {"x": -1.0}), {"x": -16.0, "a": 8.0}, "the same graph2 at x = -1"
+    )
 
 
 def test_gradient_graph_second_derivative_of_the_diamond(impl, earlier):
@@ -76,24 +80,31 @@ def test_gradient_graph_second_derivative_of_the_diamond(impl, earlier):
     evaluate = earlier("graph", "evaluate")
     second = evaluate(graph3, {"x": 2.0})[grads3["x"]]
     assert math.isclose(second, 192.0, rel_tol=1e-9), (
-        f"gradient_graph(graph2, output=grads['x']) gives d2L/dx2 = {second!r} at x = 2, expected 192")
+        f"gradient_graph(graph2, output=grads['x']) gives d2L/dx2 = {second!r} at x = 2, expected 192"
+    )
     numeric = strategies.central_difference(evaluate, graph2, {"x": 2.0}, "x", first, h=1e-5)
-    assert math.isclose(numeric, 192.0, rel_tol=1e-6), f"central differences of dL/dx give {numeric}, expected about 192"
+    assert math.isclose(numeric, 192.0, rel_tol=1e-6), (
+        f"central differences of dL/dx give {numeric}, expected about 192"
+    )
 
 
-@pytest.mark.parametrize("graph, leaves, want", [
-    ([("y", "tanh", ["u"])], {"u": 0.5}, {"u": 1 - math.tanh(0.5) ** 2, "y": 1.0}),
-    ([("y", "relu", ["u"])], {"u": -0.5}, {"u": 0.0, "y": 1.0}),
-    ([("y", "relu", ["u"])], {"u": 0.0}, {"u": 0.0, "y": 1.0}),
-    ([("y", "relu", ["u"])], {"u": 0.5}, {"u": 1.0, "y": 1.0}),
-    ([("y", "div", ["u", "v"])], {"u": 3.0, "v": 2.0}, {"u": 0.5, "v": -0.75}),
-    ([("y", "sub", ["u", "v"])], {"u": 3.0, "v": 2.0}, {"u": 1.0, "v": -1.0}),
-    ([("y", "mul", ["u", "v"])], {"u": 3.0, "v": 2.0}, {"u": 2.0, "v": 3.0}),
-    ([("y", "sq", ["u"])], {"u": 3.0}, {"u": 6.0}),
-    ([("y", "neg", ["u"])], {"u": 3.0}, {"u": -1.0}),
-    ([("k", "one", []), ("y", "mul", ["k", "u"])], {"u": 3.0}, {"u": 1.0, "k": 3.0}),
-    ([("s", "step", ["u"]), ("y", "mul", ["s", "u"])], {"u": 3.0}, {"u": 1.0, "s": 3.0}),
-], ids=["tanh", "relu-negative", "relu-at-zero", "relu-positive", "div", "sub", "mul", "sq", "neg", "one", "step"])
+@pytest.mark.parametrize(
+    "graph, leaves, want",
+    [
+        ([("y", "tanh", ["u"])], {"u": 0.5}, {"u": 1 - math.tanh(0.5) ** 2, "y": 1.0}),
+        ([("y", "relu", ["u"])], {"u": -0.5}, {"u": 0.0, "y": 1.0}),
+        ([("y", "relu", ["u"])], {"u": 0.0}, {"u": 0.0, "y": 1.0}),
+        ([("y", "relu", ["u"])], {"u": 0.5}, {"u": 1.0, "y": 1.0}),
+        ([("y", "div", ["u", "v"])], {"u": 3.0, "v": 2.0}, {"u": 0.5, "v": -0.75}),
+        ([("y", "sub", ["u", "v"])], {"u": 3.0, "v": 2.0}, {"u": 1.0, "v": -1.0}),
+        ([("y", "mul", ["u", "v"])], {"u": 3.0, "v": 2.0}, {"u": 2.0, "v": 3.0}),
+        ([("y", "sq", ["u"])], {"u": 3.0}, {"u": 6.0}),
+        ([("y", "neg", ["u"])], {"u": 3.0}, {"u": -1.0}),
+        ([("k", "one", []), ("y", "mul", ["k", "u"])], {"u": 3.0}, {"u": 1.0, "k": 3.0}),
+        ([("s", "step", ["u"]), ("y", "mul", ["s", "u"])], {"u": 3.0}, {"u": 1.0, "s": 3.0}),
+    ],
+    ids=["tanh", "relu-negative", "relu-at-zero", "relu-positive", "div", "sub", "mul", "sq", "neg", "one", "step"],
+)
 def test_gradient_graph_each_op(impl, earlier, graph, leaves, want):
     """Each op's slope written as nodes: the other factor, 1 - out**2 for tanh, step for relu, ..."""
     graph2, grads = build(impl, graph)
@@ -139,8 +150,9 @@ def test_gradient_graph_deep_chain_without_recursion(impl, earlier):
     grader's recursion limit and time bound: exercises/bounds.py): dL/dx = w + 9999, dL/dw = x."""
     n = 10_000
     graph = [("n0", "mul", ["x", "w"])] + [(f"n{i}", "add", [f"n{i - 1}", "x"]) for i in range(1, n)]
-    graph2, grads = bounds.bounded(lambda: impl.gradient_graph(graph), graph, "gradient_graph",
-                                   "gradient_graph on a chain of 10,000 nodes")
+    graph2, grads = bounds.bounded(
+        lambda: impl.gradient_graph(graph), graph, "gradient_graph", "gradient_graph on a chain of 10,000 nodes"
+    )
     edges = sum(len(inputs) for _name, _op, inputs in graph)
     assert len(graph2) - n <= 8 * edges + 3, f"{len(graph2) - n} new nodes for {edges} edges: more than 8 per edge + 3"
     values = earlier("graph", "evaluate")(graph2, {"x": 0.5, "w": 3.0})
@@ -166,10 +178,12 @@ def test_gradient_graph_random_graphs(impl, earlier, data, where):
     graph2, grads = build(impl, graph, None if where is None else output)
     edges = sum(len(inputs) for _name, _op, inputs in graph)
     assert len(graph2) - len(graph) <= 8 * edges + 3, (
-        f"gradient_graph({graph}): {len(graph2) - len(graph)} new nodes for {edges} edges, more than 8 per edge + 3")
+        f"gradient_graph({graph}): {len(graph2) - len(graph)} new nodes for {edges} edges, more than 8 per edge + 3"
+    )
     got = derivatives(evaluate, graph2, grads, leaves)
     for leaf in set(leaves) & set(grads):
         numeric = strategies.central_difference(evaluate, graph, leaves, leaf, output)
         assert math.isclose(got[leaf], numeric, rel_tol=1e-4, abs_tol=1e-4), (
             f"gradient_graph({graph}, output={output!r}) at {leaves}: the node for dL/d{leaf} evaluates to "
-            f"{got[leaf]!r}, expected about {numeric:.6g} (central differences of your evaluate)")
+            f"{got[leaf]!r}, expected about {numeric:.6g} (central differences of your evaluate)"
+        )

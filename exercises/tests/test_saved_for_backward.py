@@ -11,6 +11,7 @@ from exercises.tests.expect import DIAMOND_GRAPH
 pytestmark = pytest.mark.task_saved_for_backward
 MODULE = "memory"
 
+
 def assert_saved(got, want, what):
     assert isinstance(got, dict), f"{what} should return a dict, but returned {type(got).__name__}: {got!r}"
     for name, names in want.items():
@@ -21,19 +22,24 @@ def assert_saved(got, want, what):
     assert not extra, f"{what}: unexpected entries {extra} (only the graph's nodes have an entry, not its leaves)"
 
 
-@pytest.mark.parametrize("op, inputs, want", [
-    ("add", ["u", "v"], []),
-    ("sub", ["u", "v"], []),
-    ("neg", ["u"], []),
-    ("mul", ["u", "v"], ["u", "v"]),
-    ("div", ["u", "v"], ["u", "v"]),
-    ("sq", ["u"], ["u"]),
-    ("relu", ["u"], ["u"]),
-    ("tanh", ["u"], ["y"]),
-])
+@pytest.mark.parametrize(
+    "op, inputs, want",
+    [
+        ("add", ["u", "v"], []),
+        ("sub", ["u", "v"], []),
+        ("neg", ["u"], []),
+        ("mul", ["u", "v"], ["u", "v"]),
+        ("div", ["u", "v"], ["u", "v"]),
+        ("sq", ["u"], ["u"]),
+        ("relu", ["u"], ["u"]),
+        ("tanh", ["u"], ["y"]),
+    ],
+)
 def test_saved_for_backward_each_op(impl, op, inputs, want):
     """Sums and negation read nothing; mul, div, sq and relu read their inputs; tanh reads its own output."""
-    assert_saved(impl.saved_for_backward([("y", op, inputs)]), {"y": want}, f"saved_for_backward([('y', {op!r}, {inputs})])")
+    assert_saved(
+        impl.saved_for_backward([("y", op, inputs)]), {"y": want}, f"saved_for_backward([('y', {op!r}, {inputs})])"
+    )
 
 
 def test_saved_for_backward_value_read_twice_listed_once(impl):
@@ -87,11 +93,15 @@ def test_saved_for_backward_random_graphs(impl, case):
         assert len(set(kept)) == len(kept), f"{what}: node {name!r} lists a name twice: {kept}; each stored value once"
         assert set(kept) <= set(reads) | {name}, (
             f"{what}: node {name!r} = {op} {' '.join(reads)} saves {kept}; "
-            "a node's slopes read only its inputs or its output")
+            "a node's slopes read only its inputs or its output"
+        )
         ordered = [read for read in dict.fromkeys(reads) if read in kept]
-        assert [n for n in kept if n != name] == ordered, f"{what}: node {name!r} saves {kept}: inputs in the order the node lists them"
+        assert [n for n in kept if n != name] == ordered, (
+            f"{what}: node {name!r} saves {kept}: inputs in the order the node lists them"
+        )
         alone = impl.saved_for_backward([(name, op, list(reads))])
         assert kept == alone.get(name), (
             f"{what}: node {name!r} = {op} {' '.join(reads)} saves {kept} in this graph "
             f"but {alone.get(name)!r} in a graph of that node alone; "
-            "what a node saves depends only on its op and inputs")
+            "what a node saves depends only on its op and inputs"
+        )

@@ -78,8 +78,9 @@ def test_stale_reads_random_graphs(impl, earlier, data):
     impl.stale_reads([("y", "mul", ["x", "x"])], [])  # before drawing anything: a task not written yet fails at once
     graph, leaves = data.draw(strategies.graphs(max_leaves=3, max_nodes=8), label="graph")
     names = list(leaves) + [entry[0] for entry in graph]
-    overwritten = data.draw(st.lists(st.tuples(st.integers(0, len(graph) - 1), st.sampled_from(names)), max_size=4),
-                            label="overwritten")
+    overwritten = data.draw(
+        st.lists(st.tuples(st.integers(0, len(graph) - 1), st.sampled_from(names)), max_size=4), label="overwritten"
+    )
     saved = earlier("memory", "saved_for_backward")(graph)
     position = {entry[0]: k for k, entry in enumerate(graph)}
 
@@ -96,16 +97,19 @@ def test_stale_reads_random_graphs(impl, earlier, data):
             assert replaced in saved[name] and position[name] <= at, (
                 f"stale_reads({graph}, {[(at, replaced)]}) lists {name!r}, at position {position[name]}, which saves "
                 f"{saved[name]} (your saved_for_backward): "
-                f"it is stale only if it saves {replaced!r} and ran at or before position {at}")
+                f"it is stale only if it saves {replaced!r} and ran at or before position {at}"
+            )
     last = len(graph) - 1
     for replaced in names:
         want = [name for name, _op, _reads in graph if replaced in saved[name]]
         got = stale([(last, replaced)])
         assert got == want, (
             f"stale_reads({graph}, {[(last, replaced)]}): {replaced!r} was replaced after every node ran, "
-            f"so every node that saves it (by your saved_for_backward: {want}) is stale; got {got}")
+            f"so every node that saves it (by your saved_for_backward: {want}) is stale; got {got}"
+        )
     singles = {name for replacement in overwritten for name in stale([replacement])}
     want = [entry[0] for entry in graph if entry[0] in singles]
     got = stale(overwritten)
     assert got == want, (
-        f"stale_reads({graph}, {overwritten}): the nodes stale for one of the replacements are {want}, got {got}")
+        f"stale_reads({graph}, {overwritten}): the nodes stale for one of the replacements are {want}, got {got}"
+    )

@@ -27,8 +27,12 @@ def test_leaves_keep_their_order_and_values(impl):
     """Several leaves, each with its own value."""
     tape = impl.Tape()
     got = [tape.leaf(name, value) for name, value in (("a", 2.5), ("b", -1), ("c", 0.0))]
-    assert [v.name for v in got] == ["a", "b", "c"], f"leaf names: expected ['a', 'b', 'c'], got {[v.name for v in got]}"
-    assert tape.values == {"a": 2.5, "b": -1, "c": 0.0}, f"values: expected {{'a': 2.5, 'b': -1, 'c': 0.0}}, got {tape.values!r}"
+    assert [v.name for v in got] == ["a", "b", "c"], (
+        f"leaf names: expected ['a', 'b', 'c'], got {[v.name for v in got]}"
+    )
+    assert tape.values == {"a": 2.5, "b": -1, "c": 0.0}, (
+        f"values: expected {{'a': 2.5, 'b': -1, 'c': 0.0}}, got {tape.values!r}"
+    )
 
 
 def test_leaf_twice_raises_value_error(impl):
@@ -45,5 +49,9 @@ def test_tapes_share_nothing(impl):
     first.leaf("x", 1.0)
     second.leaf("x", 5.0)
     second.leaf("y", 6.0)
-    assert first.values == {"x": 1.0}, f"the first tape's values changed when the second one got leaves: {first.values!r}"
-    assert second.values == {"x": 5.0, "y": 6.0}, f"the second tape's values: expected {{'x': 5.0, 'y': 6.0}}, got {second.values!r}"
+    assert first.values == {"x": 1.0}, (
+        f"the first tape's values changed when the second one got leaves: {first.values!r}"
+    )
+    assert second.values == {"x": 5.0, "y": 6.0}, (
+        f"the second tape's values: expected {{'x': 5.0, 'y': 6.0}}, got {second.values!r}"
+    )

@@ -17,13 +17,21 @@ ABA = {"L": ("sq", ["q"]), "q": ("add", ["p", "a"]), "p": ("mul", ["a", "b"])}
 
 def assert_valid_order(got, nodes, what):
     """Every node once, as (name, op, inputs) with its own op and inputs, each after the nodes it reads; no leaf."""
-    assert isinstance(got, list), f"{what} should return a list of (name, op, inputs), but returned {type(got).__name__}: {got!r}"
+    assert isinstance(got, list), (
+        f"{what} should return a list of (name, op, inputs), but returned {type(got).__name__}: {got!r}"
+    )
     position = {}
     for k, entry in enumerate(got):
-        assert isinstance(entry, (tuple, list)) and len(entry) == 3, f"{what}: entry {k} should be (name, op, inputs), got {entry!r}"
+        assert isinstance(entry, (tuple, list)) and len(entry) == 3, (
+            f"{what}: entry {k} should be (name, op, inputs), got {entry!r}"
+        )
         name, op, inputs = entry
-        assert name in nodes, f"{what}: entry {k} lists {name!r}, which is a leaf (not a key of nodes): leaves are not listed"
-        assert name not in position, f"{what}: {name!r} is listed twice, at {position[name]} and {k}; list every node once"
+        assert name in nodes, (
+            f"{what}: entry {k} lists {name!r}, which is a leaf (not a key of nodes): leaves are not listed"
+        )
+        assert name not in position, (
+            f"{what}: {name!r} is listed twice, at {position[name]} and {k}; list every node once"
+        )
         want_op, want_inputs = nodes[name]
         assert (op, list(inputs)) == (want_op, list(want_inputs)), (
             f"{what}: {name!r} should keep its own op and inputs {(want_op, list(want_inputs))}, got {(op, inputs)}"
@@ -88,7 +96,9 @@ def cycle_error(impl, nodes):
 def test_a_cycle_raises_and_names_a_node_on_it(impl):
     """ping reads pong and pong reads ping: ValueError, and the message names ping or pong."""
     message = cycle_error(impl, {"ping": ("add", ["pong", "x"]), "pong": ("neg", ["ping"])})
-    assert "ping" in message or "pong" in message, f"the cycle error should name a node on the cycle (ping or pong): {message!r}"
+    assert "ping" in message or "pong" in message, (
+        f"the cycle error should name a node on the cycle (ping or pong): {message!r}"
+    )
 
 
 def test_a_node_reading_itself_is_a_cycle(impl):
@@ -98,8 +108,14 @@ def test_a_node_reading_itself_is_a_cycle(impl):
 
 def test_a_cycle_beside_a_valid_part(impl):
     """Most records are fine; a cycle hides among them, with a node after it that is not on it."""
-    nodes = {"p": ("mul", ["a", "b"]), "q": ("add", ["p", "c"]), "loop_one": ("add", ["q", "loop_two"]),
-             "loop_two": ("sq", ["loop_three"]), "loop_three": ("neg", ["loop_one"]), "after": ("neg", ["loop_two"])}
+    nodes = {
+        "p": ("mul", ["a", "b"]),
+        "q": ("add", ["p", "c"]),
+        "loop_one": ("add", ["q", "loop_two"]),
+        "loop_two": ("sq", ["loop_three"]),
+        "loop_three": ("neg", ["loop_one"]),
+        "after": ("neg", ["loop_two"]),
+    }
     message = cycle_error(impl, nodes)
     assert any(name in message for name in ("loop_one", "loop_two", "loop_three")), (
         f"the cycle error should name a node on the cycle loop_one -> loop_two -> loop_three: {message!r}"
@@ -125,8 +141,16 @@ def test_a_chain_of_100000_needs_no_recursion(impl):
     """
     n = 100_000
     nodes = {f"n{k}": ("neg", [f"n{k - 1}" if k else "x"]) for k in reversed(range(n))}
-    got = bounds.bounded(lambda: impl.topological_order(nodes), nodes, "topological_order",
-                         f"topological_order on a chain of {n:,} nodes")
-    assert isinstance(got, list) and len(got) == n, f"a chain of {n} nodes should give {n} entries, got {len(got) if isinstance(got, list) else got!r}"
+    got = bounds.bounded(
+        lambda: impl.topological_order(nodes),
+        nodes,
+        "topological_order",
+        f"topological_order on a chain of {n:,} nodes",
+    )
+    assert isinstance(got, list) and len(got) == n, (
+        f"a chain of {n} nodes should give {n} entries, got {len(got) if isinstance(got, list) else got!r}"
+    )
     names = [entry[0] for entry in got]
-    assert names == [f"n{k}" for k in range(n)], "a chain has one valid order, n0 first; the result lists its nodes in another"
+    assert names == [f"n{k}" for k in range(n)], (
+        "a chain has one valid order, n0 first; the result lists its nodes in another"
+    )

@@ -53,7 +53,7 @@ def test_nodes_after_the_output_do_not_count(impl):
 def test_big_sizes_are_exact(impl):
     """1,000 products u*u in a chain: 2**1001 - 1 tree nodes, exactly (far more than a float can count)."""
     graph = [("t0", "mul", ["w", "w"])] + [(f"t{k}", "mul", [f"t{k - 1}", f"t{k - 1}"]) for k in range(1, 1000)]
-    check(impl, graph, "t999", 2 ** 1001 - 1, "a chain of 1,000 products u*u")
+    check(impl, graph, "t999", 2**1001 - 1, "a chain of 1,000 products u*u")
 
 
 def test_a_chain_of_10000_needs_no_recursion(impl):
@@ -88,4 +88,5 @@ def test_random_graphs_count_one_plus_every_read(impl, case):
         assert sizes[name] == want, (
             f"tree_size({graph}, {name!r}) is {sizes[name]}, but {name!r} = {op} {' '.join(reads)} should count 1 plus "
             f"the size of each read: 1 + {' + '.join(str(sizes[read]) for read in reads)} = {want} (the sizes your "
-            "tree_size gives for its inputs)")
+            "tree_size gives for its inputs)"
+        )

@@ -39,7 +39,9 @@ def test_diamond_records_three_entries_with_shared_reads(impl):
     want = [("t0", "mul", ["x", "x"]), ("t1", "add", ["t0", "t0"]), ("t2", "mul", ["t1", "t1"])]
     assert_graph(tape.graph, want, "the diamond's tape")
     assert_same_values(tape.values, {"x": 2, "t0": 4, "t1": 8, "t2": 64}, "the diamond's tape")
-    assert [v.name for v in (a, t, L)] == ["t0", "t1", "t2"], f"the Vars returned should be named t0, t1, t2, got {[v.name for v in (a, t, L)]}"
+    assert [v.name for v in (a, t, L)] == ["t0", "t1", "t2"], (
+        f"the Vars returned should be named t0, t1, t2, got {[v.name for v in (a, t, L)]}"
+    )
     assert L.value == 64, f"L.value should be 64, got {L.value!r}"
 
 
@@ -51,7 +53,8 @@ def test_binary_op_of_two_vars(impl, op):
     assert_graph(tape.graph, [("t0", op, ["x", "y"])], f"x {SYMBOL[op]} y")
     assert out.name == "t0" and out.value == BINARY_VALUES[op], (
         f"x {SYMBOL[op]} y at x = 3.0, y = 2.0 should return t0 holding {BINARY_VALUES[op]!r}; "
-        f"it returned {out.name!r} holding {out.value!r}")
+        f"it returned {out.name!r} holding {out.value!r}"
+    )
 
 
 @pytest.mark.parametrize("op", list(UNARY_VALUES))
@@ -92,14 +95,18 @@ def test_each_use_of_a_number_is_its_own_constant(impl):
 
 def test_f_of_f_of_f_records_three_entries(impl):
     """f(u) = u*u applied three times: the tape has 3 entries, each reading the previous result twice."""
+
     def f(u):
         return u * u
 
     tape = impl.Tape()
     out = f(f(f(tape.leaf("w", 1.5))))
-    assert_graph(tape.graph, [("t0", "mul", ["w", "w"]), ("t1", "mul", ["t0", "t0"]), ("t2", "mul", ["t1", "t1"])],
-                 "f(f(f(w))) with f(u) = u*u")
-    assert out.value == 1.5 ** 8, f"f(f(f(1.5))) should be {1.5 ** 8}, got {out.value!r}"
+    assert_graph(
+        tape.graph,
+        [("t0", "mul", ["w", "w"]), ("t1", "mul", ["t0", "t0"]), ("t2", "mul", ["t1", "t1"])],
+        "f(f(f(w))) with f(u) = u*u",
+    )
+    assert out.value == 1.5**8, f"f(f(f(1.5))) should be {1.5**8}, got {out.value!r}"
 
 
 def test_vars_of_two_tapes_do_not_mix(impl):
@@ -116,7 +123,9 @@ def test_a_var_value_is_the_recorded_one(impl):
     x = tape.leaf("x", 0.75)
     made = [x * 3, (x - 1).relu(), (1 / x).tanh(), -(x.sq())]
     for v in made:
-        assert v.value == tape.values[v.name], f"{v.name}: the Var holds {v.value!r} but the tape records {tape.values[v.name]!r}"
+        assert v.value == tape.values[v.name], (
+            f"{v.name}: the Var holds {v.value!r} but the tape records {tape.values[v.name]!r}"
+        )
 
 
 @pytest.mark.parametrize("source, fn, leaves, want_graph, want_values", FIXED_PROGRAMS, ids=FIXED_IDS)
@@ -143,4 +152,6 @@ def test_random_programs_record_one_entry_per_operation(impl, data):
     assert_records_the_program(tape.graph, tape.values, steps, leaves, what)
     last = f"t{len(steps) - 1}"
     assert out.name == last, f"{what}: the last result should be named {last!r}, got {out.name!r}"
-    assert out.value == tape.values[last], f"{what}: the last result holds {out.value!r}, but its tape records {tape.values[last]!r}"
+    assert out.value == tape.values[last], (
+        f"{what}: the last result holds {out.value!r}, but its tape records {tape.values[last]!r}"
+    )

@@ -1,6 +1,6 @@
 """Print the table of hidden-check families (Markdown), as docs/checks.md shows it.
 
-    python -m graphcourse.checks
+python -m graphcourse.checks
 """
 
 from graphcourse.checks import markdown_table

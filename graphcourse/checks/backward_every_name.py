@@ -31,10 +31,17 @@ CHECKS = [
         "exact",
         cases=(
             backward_call([("y", "add", ["u", "v"])], {"u": 1.0, "v": 2.0, "spare": 2.0}, label="a leaf no node reads"),
-            backward_call([("L", "add", ["a", "b"]), ("late", "add", ["c", "d"])], {"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0},
-                          output="L", label="a node listed after the output L"),
-            backward_call([("q", "add", ["c", "e"]), ("y", "add", ["a", "b"])], {"a": 1.0, "b": 2.0, "c": 3.0, "e": 4.0},
-                          label="a node (q) the output never reads"),
+            backward_call(
+                [("L", "add", ["a", "b"]), ("late", "add", ["c", "d"])],
+                {"a": 1.0, "b": 2.0, "c": 3.0, "d": 4.0},
+                output="L",
+                label="a node listed after the output L",
+            ),
+            backward_call(
+                [("q", "add", ["c", "e"]), ("y", "add", ["a", "b"])],
+                {"a": 1.0, "b": 2.0, "c": 3.0, "e": 4.0},
+                label="a node (q) the output never reads",
+            ),
         ),
     ),
     Check(
@@ -45,7 +52,9 @@ CHECKS = [
         "exact",
         cases=(
             backward_call(TWO_SUMS, LEAVES, output="u", label="u = a + b, L = c + d, with output='u'"),
-            backward_call(TWO_SUMS + [("M", "add", ["u", "b"])], LEAVES, output="L", label="M = u + b, with output='L'"),
+            backward_call(
+                TWO_SUMS + [("M", "add", ["u", "b"])], LEAVES, output="L", label="M = u + b, with output='L'"
+            ),
         ),
     ),
 ]

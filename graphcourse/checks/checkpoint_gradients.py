@@ -39,8 +39,11 @@ def answer_parts(case, reply):
         return None, None, failure
     got = reply.get("value")
     if type(got) is not list or len(got) != 2:
-        return None, None, Failure(case, f"backward_checkpointed should return (grads, recomputed), but returned "
-                                         f"{short(got)}")
+        return (
+            None,
+            None,
+            Failure(case, f"backward_checkpointed should return (grads, recomputed), but returned {short(got)}"),
+        )
     grads, recomputed = got
     if type(grads) is not dict:
         return None, None, Failure(case, f"grads should be a dict of leaf -> number, not {short(grads)}")
@@ -55,11 +58,14 @@ def gradients_failure(case, reply):
     want = reference_grads(case)
     missing = [leaf for leaf in want if leaf not in grads]
     if missing:
-        return Failure(case, f"grads has no entry for the leaf {missing[0]!r}: every leaf gets one, 0.0 if L does not "
-                             "depend on it")
+        return Failure(
+            case, f"grads has no entry for the leaf {missing[0]!r}: every leaf gets one, 0.0 if L does not depend on it"
+        )
     extra = [name for name in grads if name not in want]
     if extra:
-        return Failure(case, f"grads has an entry for {short(extra[0])}, which is not a leaf: grads maps the leaves only")
+        return Failure(
+            case, f"grads has an entry for {short(extra[0])}, which is not a leaf: grads maps the leaves only"
+        )
     for leaf, number in want.items():
         got = grads[leaf]
         if not is_number(got) or not math.isclose(got, number, rel_tol=TOLERANCE, abs_tol=TOLERANCE):
@@ -76,8 +82,16 @@ def power_chain(n, leaf="x"):
     return [(f"n{i}", "mul", [f"n{i - 1}" if i else leaf, "w"]) for i in range(n)]
 
 
-MIXED = [("u", "mul", ["x", "w"]), ("y", "tanh", ["u"]), ("q", "div", ["y", "v"]), ("r", "sub", ["q", "x"]),
-         ("s", "relu", ["r"]), ("t", "add", ["s", "w"]), ("m", "neg", ["t"]), ("L", "sq", ["m"])]
+MIXED = [
+    ("u", "mul", ["x", "w"]),
+    ("y", "tanh", ["u"]),
+    ("q", "div", ["y", "v"]),
+    ("r", "sub", ["q", "x"]),
+    ("s", "relu", ["r"]),
+    ("t", "add", ["s", "w"]),
+    ("m", "neg", ["t"]),
+    ("L", "sq", ["m"]),
+]
 MIXED_LEAVES = {"x": 0.7, "w": 1.3, "v": 0.4}
 
 OPS = ("add", "sub", "mul", "div", "sq", "tanh", "relu", "neg")
@@ -113,8 +127,11 @@ def _chains(draw, max_nodes=10):
 
 
 def random_chains():
-    return _chains().filter(_smooth).map(
-        lambda drawn: checkpoint_call(*drawn, label="a random sequential graph over the eight ops"))
+    return (
+        _chains()
+        .filter(_smooth)
+        .map(lambda drawn: checkpoint_call(*drawn, label="a random sequential graph over the eight ops"))
+    )
 
 
 CHECKS = [
@@ -126,12 +143,23 @@ CHECKS = [
         "checkpoint_gradients",
         cases=(
             checkpoint_call(power_chain(16), {"x": 3.0, "w": 1.25}, 4, label="16 products n_i = n_(i-1)*w, every=4"),
-            checkpoint_call(power_chain(10), {"x": 3.0, "w": 1.25}, 3, label="10 products, every=3: a shorter last segment"),
+            checkpoint_call(
+                power_chain(10), {"x": 3.0, "w": 1.25}, 3, label="10 products, every=3: a shorter last segment"
+            ),
             checkpoint_call(MIXED, MIXED_LEAVES, 3, label="a chain over the eight ops, every=3"),
-            checkpoint_call(MIXED, {**MIXED_LEAVES, "spare": 2.0}, 1, output="r",
-                            label="the same chain, output='r', a spare leaf, every=1"),
-            checkpoint_call([("s", "mul", ["x", "x"]), ("p", "mul", ["s", "s"]), ("L", "div", ["p", "x"])], {"x": 1.5}, 2,
-                            label="s = x*x, p = s*s, L = p/x, every=2"),
+            checkpoint_call(
+                MIXED,
+                {**MIXED_LEAVES, "spare": 2.0},
+                1,
+                output="r",
+                label="the same chain, output='r', a spare leaf, every=1",
+            ),
+            checkpoint_call(
+                [("s", "mul", ["x", "x"]), ("p", "mul", ["s", "s"]), ("L", "div", ["p", "x"])],
+                {"x": 1.5},
+                2,
+                label="s = x*x, p = s*s, L = p/x, every=2",
+            ),
         ),
     ),
     Check(

@@ -8,8 +8,10 @@ from autograder.grading.compare import Failure
 from graphcourse.checks import Check, build
 from graphcourse.checks.checkpoint_gradients import checkpoint_call, gradients_failure
 
-RULE = ("backward_checkpointed holds only the checkpoints and one segment's values (and the gradients it still "
-        "needs) at a time: on a chain of n nodes with every near sqrt(n), O(sqrt(n)) numbers, never one per node.")
+RULE = (
+    "backward_checkpointed holds only the checkpoints and one segment's values (and the gradients it still "
+    "needs) at a time: on a chain of n nodes with every near sqrt(n), O(sqrt(n)) numbers, never one per node."
+)
 # The runner measures the peak memory of loading the hand-in and making the call in a fresh sandbox child, from
 # outside it, and compares it with the reference's on the same chain. Keeping one float per node costs at least
 # NUMBER_BYTES a node (the float and its slot in a list; a dict costs more), so PER_NODE, half of that, fails any
@@ -52,12 +54,14 @@ def memory_summary(case, used, reference, limit):
     length, every = len(case.args[0]) if case.args else LENGTH, case.args[2] if len(case.args) > 2 else EVERY
     allowed = length // every + every  # the checkpoints, and one segment's values
     kept, spare = (used - reference) / NUMBER_BYTES, (limit - reference) / NUMBER_BYTES
-    return (f"{case.fn} kept about {_numbers(kept)} numbers more than the reference at its peak, on a chain of "
-            f"{length:,} nodes with every={every}: about {kept / length:.1f} per node. The rule allows about "
-            f"{allowed:,} at a time ({length // every:,} checkpoints and one segment of {every:,} values), and a pass "
-            f"keeps at most {_numbers(spare)} more than the reference (counting {NUMBER_BYTES} bytes a number: "
-            f"{(used - reference) / 2**20:.2f} MiB above the reference's {reference / 2**20:.2f} MiB, where "
-            f"{(limit - reference) / 2**20:.2f} MiB passes)")
+    return (
+        f"{case.fn} kept about {_numbers(kept)} numbers more than the reference at its peak, on a chain of "
+        f"{length:,} nodes with every={every}: about {kept / length:.1f} per node. The rule allows about "
+        f"{allowed:,} at a time ({length // every:,} checkpoints and one segment of {every:,} values), and a pass "
+        f"keeps at most {_numbers(spare)} more than the reference (counting {NUMBER_BYTES} bytes a number: "
+        f"{(used - reference) / 2**20:.2f} MiB above the reference's {reference / 2**20:.2f} MiB, where "
+        f"{(limit - reference) / 2**20:.2f} MiB passes)"
+    )
 
 
 JUDGES = {"memory_bound": judge_bound}

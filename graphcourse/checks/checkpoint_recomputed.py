@@ -25,8 +25,11 @@ def judge_recomputed(check, case, reply):
         output = case.kwargs.get("output") or graph[-1][0]
         upto = 1 + next(k for k, (name, _op, _inputs) in enumerate(graph) if name == output)
         checkpoints = upto // every
-        return Failure(case, f"recomputed should be {want}: {upto} nodes up to {output!r}, {checkpoints} of them "
-                             f"checkpoints (positions every-1, 2*every-1, ... with every={every}); got {short(recomputed)}")
+        return Failure(
+            case,
+            f"recomputed should be {want}: {upto} nodes up to {output!r}, {checkpoints} of them "
+            f"checkpoints (positions every-1, 2*every-1, ... with every={every}); got {short(recomputed)}",
+        )
     return None
 
 

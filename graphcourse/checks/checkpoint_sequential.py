@@ -34,16 +34,34 @@ CHECKS = [
         RULE,
         "checkpoint_sequential",
         cases=(
-            checkpoint_call([("a", "sq", ["x"]), ("b", "mul", ["a", "y"]), ("c", "sub", ["b", "x"])], {"x": 1.5, "y": -2.0},
-                            2, label="a = x**2, b = a*y, c = b - x: sequential", expect="checkpoint_gradients"),
-            checkpoint_call([("a", "sq", ["x"]), ("b", "sq", ["a"]), ("skip", "mul", ["b", "a"])], {"x": 2.0}, 2,
-                            label="skip reads a, two nodes back"),
-            checkpoint_call([("a", "neg", ["x"]), ("early", "add", ["a", "late"]), ("late", "sq", ["early"])], {"x": 2.0},
-                            1, label="early reads late, listed after it"),
-            checkpoint_call([("u", "neg", ["x"]), ("loop", "mul", ["loop", "u"])], {"x": 2.0}, 3,
-                            label="loop reads itself"),
-            checkpoint_call([("h", "tanh", ["x"]), ("a", "add", ["h", "ghost"])], {"x": 0.5}, 2,
-                            label="a reads ghost, neither a leaf nor a node"),
+            checkpoint_call(
+                [("a", "sq", ["x"]), ("b", "mul", ["a", "y"]), ("c", "sub", ["b", "x"])],
+                {"x": 1.5, "y": -2.0},
+                2,
+                label="a = x**2, b = a*y, c = b - x: sequential",
+                expect="checkpoint_gradients",
+            ),
+            checkpoint_call(
+                [("a", "sq", ["x"]), ("b", "sq", ["a"]), ("skip", "mul", ["b", "a"])],
+                {"x": 2.0},
+                2,
+                label="skip reads a, two nodes back",
+            ),
+            checkpoint_call(
+                [("a", "neg", ["x"]), ("early", "add", ["a", "late"]), ("late", "sq", ["early"])],
+                {"x": 2.0},
+                1,
+                label="early reads late, listed after it",
+            ),
+            checkpoint_call(
+                [("u", "neg", ["x"]), ("loop", "mul", ["loop", "u"])], {"x": 2.0}, 3, label="loop reads itself"
+            ),
+            checkpoint_call(
+                [("h", "tanh", ["x"]), ("a", "add", ["h", "ghost"])],
+                {"x": 0.5},
+                2,
+                label="a reads ghost, neither a leaf nor a node",
+            ),
         ),
     ),
 ]

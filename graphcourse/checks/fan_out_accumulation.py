@@ -35,7 +35,12 @@ CHECKS = [
                 label="y = (a + b + a)**2: a feeds p and q",
             ),
             sweep_call(
-                [("p", "add", ["w", "k"]), ("q", "mul", ["w", "w"]), ("r", "add", ["p", "q"]), ("y", "add", ["r", "w"])],
+                [
+                    ("p", "add", ["w", "k"]),
+                    ("q", "mul", ["w", "w"]),
+                    ("r", "add", ["p", "q"]),
+                    ("y", "add", ["r", "w"]),
+                ],
                 {"w": 1.5, "k": 0.5},
                 label="w read by three different nodes",
             ),

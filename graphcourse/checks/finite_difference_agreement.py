@@ -19,6 +19,22 @@ def cases(max_nodes):
 
 
 CHECKS = [
-    Check("finite_difference_agreement/small_graphs", "backward", 5, RULE, "finite_differences", strategy=functools.partial(cases, 4), examples=80),
-    Check("finite_difference_agreement/larger_graphs", "backward", 5, RULE, "finite_differences", strategy=functools.partial(cases, 12), examples=80),
+    Check(
+        "finite_difference_agreement/small_graphs",
+        "backward",
+        5,
+        RULE,
+        "finite_differences",
+        strategy=functools.partial(cases, 4),
+        examples=80,
+    ),
+    Check(
+        "finite_difference_agreement/larger_graphs",
+        "backward",
+        5,
+        RULE,
+        "finite_differences",
+        strategy=functools.partial(cases, 12),
+        examples=80,
+    ),
 ]

@@ -5,8 +5,10 @@ import functools
 from graphcourse.checks import Check
 from graphcourse.checks.gradient_graph_first import symbolic_call
 
-RULE = ("gradient_graph builds graph2 in one sweep, in time linear in the graph and without recursion, "
-        "so a chain of thousands of nodes works.")
+RULE = (
+    "gradient_graph builds graph2 in one sweep, in time linear in the graph and without recursion, "
+    "so a chain of thousands of nodes works."
+)
 # The sandbox keeps Python's recursion limit of 1,000, so every size below is past it. Negations, each read once:
 # no fan-out and no slope beyond -1, so only the depth and the time are in question. The time is judged by how it
 # grows (the runner's linear_growth) against the reference's on the same chains, never by a clock alone: a sweep that

@@ -27,8 +27,11 @@ def judge_defined_first(check, case, reply):
     late = late_read(graph2, len(graph))
     if late:
         entry, name = late
-        return Failure(case, f"the new node {short(entry, 120)} reads {name!r}, which graph2 defines only after it: "
-                             "append a slope's nodes before the node that reads them")
+        return Failure(
+            case,
+            f"the new node {short(entry, 120)} reads {name!r}, which graph2 defines only after it: "
+            "append a slope's nodes before the node that reads them",
+        )
     return derivatives_failure(case, graph, output, graph2, grads, below(graph, output))
 
 
@@ -41,8 +44,10 @@ CHECKS = [
         RULE,
         "gradient_graph_defined_first",
         cases=(
-            symbolic_call([("s", "sq", ["x"]), ("r", "relu", ["s"]), ("q", "div", ["r", "y"])],
-                          label="s = x**2, r = relu(s), q = r/y"),
+            symbolic_call(
+                [("s", "sq", ["x"]), ("r", "relu", ["s"]), ("q", "div", ["r", "y"])],
+                label="s = x**2, r = relu(s), q = r/y",
+            ),
         ),
     ),
 ]

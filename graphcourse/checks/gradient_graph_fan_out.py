@@ -17,12 +17,23 @@ CHECKS = [
         RULE,
         "gradient_graph_first",
         cases=(
-            symbolic_call([("a", "mul", ["x", "x"]), ("t", "add", ["a", "a"]), ("L", "mul", ["t", "t"])],
-                          label="the diamond a = x*x, t = a + a, L = t*t: x, a and t each read twice"),
-            symbolic_call([("h", "neg", ["x"]), ("s", "sq", ["x"]), ("q", "add", ["h", "s"]), ("L", "sub", ["q", "x"])],
-                          label="h = -x, s = x**2, q = h + s, L = q - x: x read by three nodes"),
-            symbolic_call([("u", "add", ["x", "y"]), ("v", "sub", ["u", "y"]), ("w", "add", ["v", "u"]),
-                           ("L", "mul", ["w", "w"])], label="u = x + y, v = u - y, w = v + u, L = w*w"),
+            symbolic_call(
+                [("a", "mul", ["x", "x"]), ("t", "add", ["a", "a"]), ("L", "mul", ["t", "t"])],
+                label="the diamond a = x*x, t = a + a, L = t*t: x, a and t each read twice",
+            ),
+            symbolic_call(
+                [("h", "neg", ["x"]), ("s", "sq", ["x"]), ("q", "add", ["h", "s"]), ("L", "sub", ["q", "x"])],
+                label="h = -x, s = x**2, q = h + s, L = q - x: x read by three nodes",
+            ),
+            symbolic_call(
+                [
+                    ("u", "add", ["x", "y"]),
+                    ("v", "sub", ["u", "y"]),
+                    ("w", "add", ["v", "u"]),
+                    ("L", "mul", ["w", "w"]),
+                ],
+                label="u = x + y, v = u - y, w = v + u, L = w*w",
+            ),
         ),
     ),
 ]

@@ -27,7 +27,9 @@ LARGE = 1_000  # graphs of more nodes are evaluated at one choice of leaves (der
 
 def symbolic_call(graph, label, output=None, driver="symbolic_graph", **extra):
     """A Case running a public program of graphcourse/drivers/symbolic.py on ``graph`` (its first argument)."""
-    return Case("gradient_graph", (as_json_graph(graph), output), label=label, driver=driver, decode=GRAPH_FIRST, **extra)
+    return Case(
+        "gradient_graph", (as_json_graph(graph), output), label=label, driver=driver, decode=GRAPH_FIRST, **extra
+    )
 
 
 def as_graph(graph):
@@ -129,41 +131,75 @@ def read_answer(case, sent, graph):
     for k, entry in enumerate(entries):
         if type(entry) is not str:
             shown = entry[0] if type(entry) is list and entry and type(entry[0]) is str else short(entry)
-            return None, None, Failure(case, f"entry {k} of graph2 should be (name, op, inputs): a name, an op and a "
-                                             f"list of names, all strings without a tab, got {short(shown, 120)}")
+            return (
+                None,
+                None,
+                Failure(
+                    case,
+                    f"entry {k} of graph2 should be (name, op, inputs): a name, an op and a "
+                    f"list of names, all strings without a tab, got {short(shown, 120)}",
+                ),
+            )
         name, *rest = entry.split(SEPARATOR)
         if not rest:
-            return None, None, Failure(case, f"entry {k} of graph2 could not be read as (name, op, inputs): "
-                                             f"{short(entry, 120)}")
+            return (
+                None,
+                None,
+                Failure(case, f"entry {k} of graph2 could not be read as (name, op, inputs): {short(entry, 120)}"),
+            )
         graph2.append((name, rest[0], rest[1:]))
     original, n = as_graph(graph), len(graph)
     if graph2[:n] != original:
         k = next(k for k in range(n) if k >= len(graph2) or graph2[k] != original[k])
         got = short(graph2[k]) if k < len(graph2) else "nothing"
-        return None, None, Failure(case, f"graph2 should start with the nodes of graph, unchanged: its entry {k} is "
-                                         f"{got}, the graph's is {short(original[k])}")
+        return (
+            None,
+            None,
+            Failure(
+                case,
+                f"graph2 should start with the nodes of graph, unchanged: its entry {k} is "
+                f"{got}, the graph's is {short(original[k])}",
+            ),
+        )
     old, new = set(names_of(original)), set()
     for name, op, inputs in graph2[n:]:
         shown = short((name, op, inputs), 120)
         if name in old:
-            return None, None, Failure(case, f"the new node {shown} reuses the name {name!r}, which the graph already "
-                                             "uses: new nodes need fresh names, found nowhere in graph")
+            return (
+                None,
+                None,
+                Failure(
+                    case,
+                    f"the new node {shown} reuses the name {name!r}, which the graph already "
+                    "uses: new nodes need fresh names, found nowhere in graph",
+                ),
+            )
         if name in new:
             return None, None, Failure(case, f"the name {name!r} is given to two new nodes of graph2")
         if op not in OPS:
             return None, None, Failure(case, f"the new node {shown} uses {op!r}, which is not an op of OPS")
         if len(inputs) != ARITY[op]:
-            return None, None, Failure(case, f"the new node {shown} gives {op} {len(inputs)} inputs; it takes "
-                                             f"{ARITY[op]}")
+            return (
+                None,
+                None,
+                Failure(case, f"the new node {shown} gives {op} {len(inputs)} inputs; it takes {ARITY[op]}"),
+            )
         new.add(name)
     defined = old | new
     stray = next(((entry, read) for entry in graph2[n:] for read in entry[2] if read not in defined), None)
     if stray:
-        return None, None, Failure(case, f"the new node {short(stray[0], 120)} reads {stray[1]!r}, which graph2 "
-                                         "never defines")
+        return (
+            None,
+            None,
+            Failure(case, f"the new node {short(stray[0], 120)} reads {stray[1]!r}, which graph2 never defines"),
+        )
     unknown = next(((name, node) for name, node in grads.items() if node not in defined), None)
     if unknown:
-        return None, None, Failure(case, f"grads maps {unknown[0]!r} to {short(unknown[1])}, which is no name of graph2")
+        return (
+            None,
+            None,
+            Failure(case, f"grads maps {unknown[0]!r} to {short(unknown[1])}, which is no name of graph2"),
+        )
     return graph2, grads, None
 
 
@@ -210,8 +246,11 @@ def values_at(case, graph2, n, leaves):
     try:
         return sweeps.evaluate(ordered, dict(leaves)), None
     except Exception as err:  # noqa: BLE001 - a learner's graph2 may divide by zero, overflow, ...
-        return None, Failure(case, f"evaluating graph2 at {short(leaves)} raises {type(err).__name__} "
-                                   f"({short(str(err), 100)}), where lesson 1's evaluate runs the graph itself")
+        return None, Failure(
+            case,
+            f"evaluating graph2 at {short(leaves)} raises {type(err).__name__} "
+            f"({short(str(err), 100)}), where lesson 1's evaluate runs the graph itself",
+        )
 
 
 def is_close(got, want, tolerance=TOLERANCE):
@@ -235,8 +274,11 @@ def derivatives_failure(case, graph, output, graph2, grads, judged):
                 return Failure(case, f"grads has no entry for {name!r}")
             got = values[grads[name]]
             if not is_close(got, want[name]):
-                return Failure(case, f"at {short(point)}, the node {grads[name]!r} that grads gives for dL/d{name} holds "
-                                     f"{short(got)}, but lesson 2's backward gives {want[name]!r}")
+                return Failure(
+                    case,
+                    f"at {short(point)}, the node {grads[name]!r} that grads gives for dL/d{name} holds "
+                    f"{short(got)}, but lesson 2's backward gives {want[name]!r}",
+                )
     return None
 
 
@@ -281,8 +323,10 @@ EACH_OP = [
     ([("s", "sq", ["u"]), ("n", "neg", ["s"]), ("y", "relu", ["n"])], "y = relu(-u**2): relu's flat side"),
     ([("y", "neg", ["u"])], "y = -u"),
     ([("p", "mul", ["a", "b"]), ("z", "add", ["p", "c"]), ("L", "sq", ["z"])], "L = (a*b + c)**2"),
-    ([("p", "mul", ["a", "b"]), ("q", "tanh", ["p"]), ("r", "div", ["q", "c"]), ("L", "sub", ["r", "e"])],
-     "L = tanh(a*b)/c - e"),
+    (
+        [("p", "mul", ["a", "b"]), ("q", "tanh", ["p"]), ("r", "div", ["q", "c"]), ("L", "sub", ["r", "e"])],
+        "L = tanh(a*b)/c - e",
+    ),
 ]
 
 CHECKS = [

@@ -30,8 +30,9 @@ def judge_fresh(check, case, reply):
     graph = symbolic_renamed([(name, op, list(inputs)) for name, op, inputs in case.args[0]], invented)
     graph2, grads, failure = read_answer(case, answer, graph)
     if failure:
-        failure.summary = f"on the graph {short(graph, 200)}, named with the names your first call invented: " \
-                          f"{failure.summary}"
+        failure.summary = (
+            f"on the graph {short(graph, 200)}, named with the names your first call invented: {failure.summary}"
+        )
         return failure
     return derivatives_failure(case, graph, case.args[1], graph2, grads, below(graph, case.args[1]))
 
@@ -46,10 +47,16 @@ CHECKS = [
         RULE,
         "gradient_graph_fresh",
         cases=(
-            symbolic_call([("#2", "neg", ["#0"]), ("#3", "sub", ["#2", "#1"]), ("L", "sq", ["#3"])], driver="symbolic_fresh",
-                          label="L = (-#0 - #1)**2, then the same graph with #0 ... #3 named as your new nodes"),
-            symbolic_call([("p", "add", ["#0", "#1"]), ("L", "neg", ["p"])], driver="symbolic_fresh",
-                          label="L = -(#0 + #1), then the same graph with leaves #0, #1 named as your new nodes"),
+            symbolic_call(
+                [("#2", "neg", ["#0"]), ("#3", "sub", ["#2", "#1"]), ("L", "sq", ["#3"])],
+                driver="symbolic_fresh",
+                label="L = (-#0 - #1)**2, then the same graph with #0 ... #3 named as your new nodes",
+            ),
+            symbolic_call(
+                [("p", "add", ["#0", "#1"]), ("L", "neg", ["p"])],
+                driver="symbolic_fresh",
+                label="L = -(#0 + #1), then the same graph with leaves #0, #1 named as your new nodes",
+            ),
         ),
     ),
 ]

@@ -32,8 +32,11 @@ def judge_names(check, case, reply):
     names = names_of(graph)
     missing = [name for name in names if name not in grads]
     if missing:
-        return Failure(case, f"grads has no entry for {missing[0]!r}: every name the graph reads or produces gets one "
-                             "(L's node holds 1.0, and a name L does not depend on gets a node of value 0.0)")
+        return Failure(
+            case,
+            f"grads has no entry for {missing[0]!r}: every name the graph reads or produces gets one "
+            "(L's node holds 1.0, and a name L does not depend on gets a node of value 0.0)",
+        )
     extra = [name for name in grads if name not in names]
     if extra:
         return Failure(case, f"grads has an entry for {short(extra[0])}, which the graph neither reads nor produces")
@@ -44,12 +47,18 @@ def judge_names(check, case, reply):
         if failure:
             return failure
         if not is_close(values[grads[out]], 1.0):
-            return Failure(case, f"grads gives L = {out!r} the node {grads[out]!r}, which holds "
-                                 f"{short(values[grads[out]])} at {short(point)}: dL/dL is 1.0")
+            return Failure(
+                case,
+                f"grads gives L = {out!r} the node {grads[out]!r}, which holds "
+                f"{short(values[grads[out]])} at {short(point)}: dL/dL is 1.0",
+            )
         wrong = next((name for name in names if name not in depends and not is_close(values[grads[name]], 0.0)), None)
         if wrong is not None:
-            return Failure(case, f"L = {out!r} does not depend on {wrong!r}, so its node should hold 0.0, but "
-                                 f"{grads[wrong]!r} holds {short(values[grads[wrong]])} at {short(point)}")
+            return Failure(
+                case,
+                f"L = {out!r} does not depend on {wrong!r}, so its node should hold 0.0, but "
+                f"{grads[wrong]!r} holds {short(values[grads[wrong]])} at {short(point)}",
+            )
     judged = [name for name in names if name in depends and name != out]
     return derivatives_failure(case, graph, output, graph2, grads, judged)
 
@@ -63,10 +72,15 @@ CHECKS = [
         RULE,
         "gradient_graph_names",
         cases=(
-            symbolic_call([("p", "neg", ["a"]), ("q", "add", ["p", "b"]), ("z", "sub", ["q", "c"])],
-                          label="p = -a, q = p + b, z = q - c, output='q': c and z do not count", output="q"),
-            symbolic_call([("u", "neg", ["x"]), ("dead", "add", ["u", "y"]), ("L", "sub", ["u", "w"])],
-                          label="u = -x, dead = u + y, L = u - w: dead and y do not count"),
+            symbolic_call(
+                [("p", "neg", ["a"]), ("q", "add", ["p", "b"]), ("z", "sub", ["q", "c"])],
+                label="p = -a, q = p + b, z = q - c, output='q': c and z do not count",
+                output="q",
+            ),
+            symbolic_call(
+                [("u", "neg", ["x"]), ("dead", "add", ["u", "y"]), ("L", "sub", ["u", "w"])],
+                label="u = -x, dead = u + y, L = u - w: dead and y do not count",
+            ),
         ),
     ),
 ]

@@ -20,8 +20,9 @@ def judge_unchanged(check, case, reply):
     after = after[0] if type(after) is list and len(after) == 2 else None
     if after == before:
         return None
-    return Failure(case, f"gradient_graph changed its argument graph: it was {short(before, 200)}, and is now "
-                         f"{short(after, 200)}")
+    return Failure(
+        case, f"gradient_graph changed its argument graph: it was {short(before, 200)}, and is now {short(after, 200)}"
+    )
 
 
 CHECKS = [
@@ -32,9 +33,12 @@ CHECKS = [
         RULE,
         "gradient_graph_unchanged",
         cases=(
-            symbolic_call([("p", "add", ["x", "y"]), ("q", "neg", ["p"]), ("L", "sub", ["q", "z"])],
-                          label="p = x + y, q = -p, L = q - z, then every inputs list of graph2 appended to",
-                          driver="symbolic_then_edit", flags={"return_args": True}),
+            symbolic_call(
+                [("p", "add", ["x", "y"]), ("q", "neg", ["p"]), ("L", "sub", ["q", "z"])],
+                label="p = x + y, q = -p, L = q - z, then every inputs list of graph2 appended to",
+                driver="symbolic_then_edit",
+                flags={"return_args": True},
+            ),
         ),
     ),
 ]

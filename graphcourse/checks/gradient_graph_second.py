@@ -42,15 +42,30 @@ def twice_parts(case, reply):
     if failure:
         return None, None, None, None, x, failure
     if got[1] is None or x not in grads:
-        return None, None, None, None, x, Failure(case, f"grads has no entry for the leaf {x!r}, so graph2 cannot be "
-                                                        f"differentiated with output=grads[{x!r}]")
+        return (
+            None,
+            None,
+            None,
+            None,
+            x,
+            Failure(
+                case,
+                f"grads has no entry for the leaf {x!r}, so graph2 cannot be differentiated with output=grads[{x!r}]",
+            ),
+        )
     graph3, grads3, failure = read_answer(case, got[1], graph2)
     if failure:
         failure.summary = f"gradient_graph(graph2, output=grads[{x!r}]): {failure.summary}"
         return None, None, None, None, x, failure
     if x not in grads3:
-        return None, None, None, None, x, Failure(case, f"gradient_graph(graph2, output=grads[{x!r}]) gives grads "
-                                                        f"with no entry for {x!r}")
+        return (
+            None,
+            None,
+            None,
+            None,
+            x,
+            Failure(case, f"gradient_graph(graph2, output=grads[{x!r}]) gives grads with no entry for {x!r}"),
+        )
     return graph2, grads, graph3, grads3, x, None
 
 
@@ -62,8 +77,11 @@ def first_failure(case, graph2, grads, x, point):
         return None, failure
     want = reference_gradients(graph, output, point)[x]
     if not is_close(values[grads[x]], want):
-        return None, Failure(case, f"at {short(point)}, graph2's node for dL/d{x} holds {short(values[grads[x]])}, but "
-                                   f"lesson 2's backward gives {want!r}")
+        return None, Failure(
+            case,
+            f"at {short(point)}, graph2's node for dL/d{x} holds {short(values[grads[x]])}, but "
+            f"lesson 2's backward gives {want!r}",
+        )
     return values[grads[x]], None
 
 
@@ -94,8 +112,11 @@ def judge_worked_example(check, case, reply):
         return failure
     want = _reference_second(json.dumps([case.args[0], case.args[1], AT]))
     if not is_close(got, want):
-        return Failure(case, f"at x = 2, gradient_graph(graph2, output=grads['x']) gives d2L/dx2 = {short(got)}, "
-                             f"expected {want!r} (48x**2)")
+        return Failure(
+            case,
+            f"at x = 2, gradient_graph(graph2, output=grads['x']) gives d2L/dx2 = {short(got)}, "
+            f"expected {want!r} (48x**2)",
+        )
     return None
 
 
@@ -118,8 +139,11 @@ def judge_central(check, case, reply):
             ends.append(values[grads[x]])
         numeric = (ends[0] - ends[1]) / (2 * STEP)
         if not is_close(got, numeric, FD_TOL):
-            return Failure(case, f"at {short(point)}, gradient_graph(graph2, output=grads[{x!r}]) gives d2L/d{x}2 = "
-                                 f"{short(got)}, but central differences of graph2's dL/d{x} give {numeric:.6g}")
+            return Failure(
+                case,
+                f"at {short(point)}, gradient_graph(graph2, output=grads[{x!r}]) gives d2L/d{x}2 = "
+                f"{short(got)}, but central differences of graph2's dL/d{x} give {numeric:.6g}",
+            )
     return None
 
 
@@ -141,11 +165,22 @@ CHECKS = [
         RULE,
         "gradient_graph_second",
         cases=(
-            symbolic_call([("p", "mul", ["x", "y"]), ("q", "sub", ["p", "x"]), ("L", "mul", ["q", "x"])],
-                          label="L = (x*y - x)*x, differentiated twice in x", driver="symbolic_twice"),
-            symbolic_call([("a", "mul", ["x", "x"]), ("b", "mul", ["a", "y"]), ("c", "add", ["b", "a"]),
-                           ("n", "neg", ["c"]), ("L", "mul", ["n", "x"])],
-                          label="L = -(x*x*y + x*x)*x, differentiated twice in x", driver="symbolic_twice"),
+            symbolic_call(
+                [("p", "mul", ["x", "y"]), ("q", "sub", ["p", "x"]), ("L", "mul", ["q", "x"])],
+                label="L = (x*y - x)*x, differentiated twice in x",
+                driver="symbolic_twice",
+            ),
+            symbolic_call(
+                [
+                    ("a", "mul", ["x", "x"]),
+                    ("b", "mul", ["a", "y"]),
+                    ("c", "add", ["b", "a"]),
+                    ("n", "neg", ["c"]),
+                    ("L", "mul", ["n", "x"]),
+                ],
+                label="L = -(x*x*y + x*x)*x, differentiated twice in x",
+                driver="symbolic_twice",
+            ),
         ),
     ),
 ]

@@ -21,9 +21,12 @@ def judge_size(check, case, reply):
     edges = sum(len(inputs) for _name, _op, inputs in graph)
     new = len(graph2) - len(graph)
     if new > 8 * edges + 3:
-        return Failure(case, f"graph2 has {new:,} new nodes for the {edges:,} edges of graph: more than 8 per edge "
-                             f"plus 3 ({8 * edges + 3:,}); does a name's gradient get rebuilt each time a contribution "
-                             "arrives?")
+        return Failure(
+            case,
+            f"graph2 has {new:,} new nodes for the {edges:,} edges of graph: more than 8 per edge "
+            f"plus 3 ({8 * edges + 3:,}); does a name's gradient get rebuilt each time a contribution "
+            "arrives?",
+        )
     out = output_of(graph, output)
     anchor = next(inputs[0] for name, _op, inputs in graph if name == out)
     return derivatives_failure(case, graph, output, graph2, grads, [anchor])
@@ -45,9 +48,13 @@ CHECKS = [
         RULE,
         "gradient_graph_size",
         cases=(
-            symbolic_call(fan_out(), label=f"{READERS} negations of x, summed, the sum negated: x read {READERS} times"),
-            symbolic_call([("q", "div", ["x", "y"]), ("r", "div", ["q", "y"]), ("L", "div", ["r", "x"])],
-                          label="q = x/y, r = q/y, L = r/x: div's slopes, the most nodes per edge"),
+            symbolic_call(
+                fan_out(), label=f"{READERS} negations of x, summed, the sum negated: x read {READERS} times"
+            ),
+            symbolic_call(
+                [("q", "div", ["x", "y"]), ("r", "div", ["q", "y"]), ("L", "div", ["r", "x"])],
+                label="q = x/y, r = q/y, L = r/x: div's slopes, the most nodes per edge",
+            ),
         ),
     ),
 ]

@@ -49,6 +49,14 @@ CHECKS = [
         2,
         RULE,
         "unchanged",
-        cases=(call("inputs_of", ABA_SQUARED, "p", label="p = a*b, then the caller appends to the answer", flags={"mutate_result": True}),),
+        cases=(
+            call(
+                "inputs_of",
+                ABA_SQUARED,
+                "p",
+                label="p = a*b, then the caller appends to the answer",
+                flags={"mutate_result": True},
+            ),
+        ),
     ),
 ]

@@ -15,8 +15,9 @@ BLOCKS = 4096
 @functools.cache
 def blocks(count):
     description = {"shape": "tree_of_blocks", "count": count}  # the child builds the graph: no JSON to decode
-    case = built_call("backward", description, label=f"{count:,} blocks that all read x, summed pairwise",
-                      expect="carried_back")
+    case = built_call(
+        "backward", description, label=f"{count:,} blocks that all read x, summed pairwise", expect="carried_back"
+    )
     return dataclasses.replace(case, driver="backward_after_short_tree")
 
 

@@ -20,9 +20,13 @@ def one_op(op, *values):
 
 
 CHECKS = [
-    Check("local_slopes/add_sub", "backward", 1, RULE, "exact", cases=(one_op("add", 3.0, -2.0), one_op("sub", 3.0, -2.0))),
+    Check(
+        "local_slopes/add_sub", "backward", 1, RULE, "exact", cases=(one_op("add", 3.0, -2.0), one_op("sub", 3.0, -2.0))
+    ),
     Check("local_slopes/mul", "backward", 1, RULE, "exact", cases=(one_op("mul", 3.0, -2.0),)),
-    Check("local_slopes/div", "backward", 1.5, RULE, "exact", cases=(one_op("div", 3.0, -2.0), one_op("div", -1.0, 0.5))),
+    Check(
+        "local_slopes/div", "backward", 1.5, RULE, "exact", cases=(one_op("div", 3.0, -2.0), one_op("div", -1.0, 0.5))
+    ),
     Check("local_slopes/sq_neg", "backward", 1, RULE, "exact", cases=(one_op("sq", -1.5), one_op("neg", 2.0))),
     Check(
         "local_slopes/tanh",

@@ -11,8 +11,11 @@ from graphcourse.checks.saved_per_op import saved_call, saved_failure
 from graphcourse.checks.stale_position import stale_call, stale_failure
 
 KEEP = {"return_args": True}
-NAMES = {"saved_for_backward": ("graph",), "stale_reads": ("graph", "overwritten"),
-         "backward_checkpointed": ("graph", "leaves", "every")}
+NAMES = {
+    "saved_for_backward": ("graph",),
+    "stale_reads": ("graph", "overwritten"),
+    "backward_checkpointed": ("graph", "leaves", "every"),
+}
 
 
 def unchanged_failure(case, reply):
@@ -25,8 +28,11 @@ def unchanged_failure(case, reply):
     if type(after) is not list or len(after) != len(before):
         return Failure(case, f"{case.fn} changed its arguments")
     changed = next(k for k in range(len(before)) if after[k] != before[k])
-    return Failure(case, f"{case.fn} changed its argument {names[changed]}: it was {short(before[changed])}, and is now "
-                         f"{short(after[changed])}")
+    return Failure(
+        case,
+        f"{case.fn} changed its argument {names[changed]}: it was {short(before[changed])}, and is now "
+        f"{short(after[changed])}",
+    )
 
 
 def judge_saved(check, case, reply):
@@ -44,8 +50,11 @@ def judge_checkpointed(check, case, reply):
 
 
 # Products, a quotient and relu only, none reading a name twice: what a node saves is saved_per_op's business.
-SAVED = saved_call([("p", "mul", ["w", "b"]), ("q", "div", ["p", "w"]), ("r", "relu", ["q"])],
-                   label="p = w*b, q = p/w, r = relu(q), then every list of the answer appended to", flags=KEEP)
+SAVED = saved_call(
+    [("p", "mul", ["w", "b"]), ("q", "div", ["p", "w"]), ("r", "relu", ["q"])],
+    label="p = w*b, q = p/w, r = relu(q), then every list of the answer appended to",
+    flags=KEEP,
+)
 
 CHECKS = [
     Check(
@@ -62,7 +71,9 @@ CHECKS = [
         1,
         "stale_reads modifies neither the graph nor overwritten.",
         "memory_stale_unchanged",
-        cases=(stale_call([(4, "w"), (0, "x"), (1, "z")], label="w, x and z replaced, not in position order", flags=KEEP),),
+        cases=(
+            stale_call([(4, "w"), (0, "x"), (1, "z")], label="w, x and z replaced, not in position order", flags=KEEP),
+        ),
     ),
     Check(
         "memory_no_mutation/backward_checkpointed",

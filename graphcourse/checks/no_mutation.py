@@ -35,10 +35,14 @@ CHECKS = [
         "backward does not modify its arguments.",
         "carried_back_unchanged",
         cases=(
-            blocks_call({"shape": "chain_of_blocks", "count": 5}, "backward_after_short_chain",
-                        "a chain of 5 blocks of 4 nodes"),
-            blocks_call({"shape": "tree_of_blocks", "count": 8}, "backward_after_short_tree",
-                        "8 blocks that all read x, summed pairwise"),
+            blocks_call(
+                {"shape": "chain_of_blocks", "count": 5}, "backward_after_short_chain", "a chain of 5 blocks of 4 nodes"
+            ),
+            blocks_call(
+                {"shape": "tree_of_blocks", "count": 8},
+                "backward_after_short_tree",
+                "8 blocks that all read x, summed pairwise",
+            ),
         ),
     ),
 ]

@@ -51,8 +51,11 @@ def judge_agrees(check, case, reply):
     if wrong:
         name, op, inputs = wrong
         want = nodes[name]
-        return Failure(case, f"the entry of {name!r} is {short((name, op, inputs))}, but its record is "
-                             f"{short((name, want[0], want[1]))}: backward on the answer sweeps another graph")
+        return Failure(
+            case,
+            f"the entry of {name!r} is {short((name, op, inputs))}, but its record is "
+            f"{short((name, want[0], want[1]))}: backward on the answer sweeps another graph",
+        )
     want = gradients(reference.topological_order({n: (op, list(i)) for n, (op, i) in nodes.items()}), case)
     got = gradients(graph, case)
     off = next((leaf for leaf in want if not math.isclose(got[leaf], want[leaf], rel_tol=1e-9, abs_tol=1e-12)), None)

@@ -40,8 +40,9 @@ def wide_call(count):
     (nodes,) = quiet_gc(build, description)
     records = {name: [op, list(inputs)] for name, (op, inputs) in nodes.items()}
     label = f"{count:,} records: {count // 2:,} that read only x, given after {count // 2:,} that each read one of them"
-    return dataclasses.replace(order_call(records, label=label, expect="order_valid", seconds=WIDE_SECONDS),
-                               built=description)
+    return dataclasses.replace(
+        order_call(records, label=label, expect="order_valid", seconds=WIDE_SECONDS), built=description
+    )
 
 
 @functools.cache

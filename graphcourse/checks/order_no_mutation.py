@@ -28,8 +28,11 @@ def judge_unchanged(check, case, reply):
     changed = next((name for name in before if after.get(name) != before[name]), None)
     if changed is not None:
         now = short(after[changed]) if changed in after else "gone"
-        return Failure(case, f"topological_order changed its argument nodes: the record of {changed!r} was "
-                             f"{short(before[changed])}, and is now {now}")
+        return Failure(
+            case,
+            f"topological_order changed its argument nodes: the record of {changed!r} was "
+            f"{short(before[changed])}, and is now {now}",
+        )
     return Failure(case, f"topological_order changed its argument nodes: its keys are now {short(list(after))}")
 
 
@@ -42,8 +45,12 @@ CHECKS = [
         "order_unchanged",
         cases=(
             order_call(backwards(TWO), label="p = x*y, q = p + y, given q first", flags=KEEP),
-            order_call(backwards(THREE), label="a = x**2, b = -a, c = b - a, given c first, then the answer's inputs "
-                                               "appended to", driver="order_then_edit", flags=KEEP),
+            order_call(
+                backwards(THREE),
+                label="a = x**2, b = -a, c = b - a, given c first, then the answer's inputs appended to",
+                driver="order_then_edit",
+                flags=KEEP,
+            ),
         ),
     ),
 ]

@@ -53,8 +53,9 @@ def entries_of(case, reply):
         return None, failure
     got = reply.get("value")
     if type(got) is dict and type(got.get("returned")) is str:
-        return None, Failure(case, f"topological_order should return a list of (name, op, inputs), but returned a "
-                                   f"{got['returned'][:60]}")
+        return None, Failure(
+            case, f"topological_order should return a list of (name, op, inputs), but returned a {got['returned'][:60]}"
+        )
     if type(got) is not list:
         return None, Failure(case, "topological_order's answer could not be read as a list of (name, op, inputs)")
     if set(map(type, got)) <= {str}:  # the usual answer, read at C speed: 200,000 entries are common
@@ -65,8 +66,11 @@ def entries_of(case, reply):
     for k, item in enumerate(got):
         if type(item) is not str:
             shown = item[0] if type(item) is list and item and type(item[0]) is str else short(item)
-            return None, Failure(case, f"entry {k} of the result should be (name, op, inputs): a name, an op and a list "
-                                       f"of names, all strings, got {short(shown, 120)}")
+            return None, Failure(
+                case,
+                f"entry {k} of the result should be (name, op, inputs): a name, an op and a list "
+                f"of names, all strings, got {short(shown, 120)}",
+            )
         words = item.split(SEPARATOR)
         if len(words) < 2:
             return None, Failure(case, f"entry {k} of the result should be (name, op, inputs), got {short(item, 120)}")
@@ -87,15 +91,22 @@ def order_failure(case, reply, once=False, no_leaves=False):
     names = [name for name, _op, _inputs in entries]
     listed = [name for name in names if name in leaves]
     if no_leaves and listed:
-        return Failure(case, f"the result lists {short(listed[0])}, which is a leaf (not a key of nodes): only nodes "
-                             "are listed", got=names)
+        return Failure(
+            case,
+            f"the result lists {short(listed[0])}, which is a leaf (not a key of nodes): only nodes are listed",
+            got=names,
+        )
     names = [name for name in names if name not in leaves]
     if once:
         seen = set()
         twice = next((name for name in names if name in seen or seen.add(name)), None)
         if twice is not None:
-            return Failure(case, f"the result lists {short(twice)} more than once: every node comes exactly once, "
-                                 "however many times it is read", got=names)
+            return Failure(
+                case,
+                f"the result lists {short(twice)} more than once: every node comes exactly once, "
+                "however many times it is read",
+                got=names,
+            )
     else:
         names = list(dict.fromkeys(names))
     return properties.in_valid_order(case, {"status": "ok", "value": names}, list(case.args[0]), precedence(case))
@@ -109,7 +120,9 @@ def judge_valid(check, case, reply):
 def shuffled_records(draw):
     """Records of a random graph, renamed at random and given in an order in which they cannot be computed."""
     graph, _leaves = draw(strategies.graphs(max_leaves=3, max_nodes=10), label="graph")
-    renamed = dict(zip((name for name, _op, _inputs in graph), draw(st.permutations([f"v{k}" for k in range(len(graph))]))))
+    renamed = dict(
+        zip((name for name, _op, _inputs in graph), draw(st.permutations([f"v{k}" for k in range(len(graph))])))
+    )
     entries = [(renamed[name], op, [renamed.get(i, i) for i in inputs]) for name, op, inputs in graph]
     random.Random(draw(st.integers(0, 2**16), label="shuffle seed")).shuffle(entries)
     placed = set()

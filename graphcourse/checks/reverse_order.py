@@ -32,8 +32,13 @@ CHECKS = [
         "exact",
         cases=(
             sweep_call(
-                [("u", "add", ["x", "c"]), ("v", "relu", ["u"]), ("w", "add", ["v", "d"]), ("z", "relu", ["m"]),
-                 ("y", "add", ["w", "z"])],
+                [
+                    ("u", "add", ["x", "c"]),
+                    ("v", "relu", ["u"]),
+                    ("w", "add", ["v", "d"]),
+                    ("z", "relu", ["m"]),
+                    ("y", "add", ["w", "z"]),
+                ],
                 {"x": 0.5, "c": 0.75, "d": 0.25, "m": 1.5},
                 label="x -> u -> v -> w -> y, and a second branch z = relu(m)",
             ),

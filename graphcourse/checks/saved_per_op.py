@@ -25,8 +25,9 @@ def saved_failure(case, reply, got=None):
         got = reply.get("value")
     want = reference_answer(case)
     if type(got) is not dict:
-        return Failure(case, f"saved_for_backward should return a dict of node -> list of names, but returned "
-                             f"{short(got)}")
+        return Failure(
+            case, f"saved_for_backward should return a dict of node -> list of names, but returned {short(got)}"
+        )
     for name, op, inputs in case.args[0]:
         if name not in got:
             return Failure(case, f"the result has no entry for the node {name!r}", got=got)
@@ -38,8 +39,12 @@ def saved_failure(case, reply, got=None):
             return Failure(case, f"{shown} saves {short(saved)}, but its slopes read {short(want[name])}", got=got)
     extra = [name for name in got if name not in want]
     if extra:
-        return Failure(case, f"the result has entries for {short(extra)}, which are not nodes of the graph (only nodes "
-                             "have an entry, not leaves)", got=got)
+        return Failure(
+            case,
+            f"the result has entries for {short(extra)}, which are not nodes of the graph (only nodes "
+            "have an entry, not leaves)",
+            got=got,
+        )
     return None
 
 
@@ -58,8 +63,10 @@ CHECKS = [
         "saved_lists",
         cases=(
             saved_call([("p", "mul", ["w", "b"])], label="p = w*b: the names in input order, not sorted"),
-            saved_call([("q", "div", ["v", "u"]), ("r", "relu", ["q"]), ("s", "sq", ["r"]), ("m", "mul", ["s", "u"])],
-                       label="q = v/u, r = relu(q), s = r**2, m = s*u"),
+            saved_call(
+                [("q", "div", ["v", "u"]), ("r", "relu", ["q"]), ("s", "sq", ["r"]), ("m", "mul", ["s", "u"])],
+                label="q = v/u, r = relu(q), s = r**2, m = s*u",
+            ),
         ),
     ),
     Check(
@@ -69,10 +76,14 @@ CHECKS = [
         RULE,
         "saved_lists",
         cases=(
-            saved_call([("p", "mul", ["a", "b"]), ("z", "add", ["p", "c"]), ("e", "sub", ["z", "p"]),
-                        ("n", "neg", ["e"])], label="p = a*b, z = p + c, e = z - p, n = -e"),
-            saved_call([("u", "sub", ["x", "y"]), ("v", "add", ["u", "x"]), ("q", "div", ["v", "y"])],
-                       label="u = x - y, v = u + x, q = v/y"),
+            saved_call(
+                [("p", "mul", ["a", "b"]), ("z", "add", ["p", "c"]), ("e", "sub", ["z", "p"]), ("n", "neg", ["e"])],
+                label="p = a*b, z = p + c, e = z - p, n = -e",
+            ),
+            saved_call(
+                [("u", "sub", ["x", "y"]), ("v", "add", ["u", "x"]), ("q", "div", ["v", "y"])],
+                label="u = x - y, v = u + x, q = v/y",
+            ),
         ),
     ),
     Check(
@@ -83,8 +94,10 @@ CHECKS = [
         "saved_lists",
         cases=(
             saved_call([("y", "tanh", ["u"]), ("z", "mul", ["y", "w"])], label="y = tanh(u), z = y*w"),
-            saved_call([("h", "tanh", ["p"]), ("k", "tanh", ["h"]), ("r", "relu", ["k"])],
-                       label="h = tanh(p), k = tanh(h), r = relu(k)"),
+            saved_call(
+                [("h", "tanh", ["p"]), ("k", "tanh", ["h"]), ("r", "relu", ["k"])],
+                label="h = tanh(p), k = tanh(h), r = relu(k)",
+            ),
         ),
     ),
 ]

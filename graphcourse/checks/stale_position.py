@@ -12,8 +12,13 @@ RULE = (
 )
 PAIRS = ((0, "graph"), (1, "pairs"))  # the child decodes the replacements as (position, name) tuples (builders.CODECS)
 # Positions 0..4: p saves w and x, y saves its own output, z saves nothing, L saves z and w, out saves nothing.
-GRAPH = [("p", "mul", ["w", "x"]), ("y", "tanh", ["p"]), ("z", "add", ["y", "b"]), ("L", "mul", ["z", "w"]),
-         ("out", "neg", ["L"])]
+GRAPH = [
+    ("p", "mul", ["w", "x"]),
+    ("y", "tanh", ["p"]),
+    ("z", "add", ["y", "b"]),
+    ("L", "mul", ["z", "w"]),
+    ("out", "neg", ["L"]),
+]
 
 
 def stale_call(overwritten, label, graph=GRAPH, **extra):
@@ -46,21 +51,34 @@ def stale_failure(case, reply):
     missing = [name for name in want if name not in got]
     if missing:
         name = missing[0]
-        at, replaced = next((at, n) for at, n in sorted(overwritten, reverse=True) if n in saved[name]
-                            and at >= position[name])
+        at, replaced = next(
+            (at, n) for at, n in sorted(overwritten, reverse=True) if n in saved[name] and at >= position[name]
+        )
         when = "right after it ran" if at == position[name] else f"at position {at}, after it ran"
-        return Failure(case, f"{name} (position {position[name]}) saves {replaced!r}, which was replaced {when}: {name} "
-                             f"saved the old value, so it is stale; expected {short(want)}", got=got)
+        return Failure(
+            case,
+            f"{name} (position {position[name]}) saves {replaced!r}, which was replaced {when}: {name} "
+            f"saved the old value, so it is stale; expected {short(want)}",
+            got=got,
+        )
     extra = [name for name in got if name not in want]
     if extra:
         name = extra[0]
         if name not in position:
             return Failure(case, f"the result lists {short(name)}, which is not a node of the graph", got=got)
         earlier = [(at, n) for at, n in overwritten if n in saved[name]]
-        why = (f"{short(earlier[0][1])} was replaced at position {earlier[0][0]}, before {name} ran and saved the new "
-               f"value" if earlier else f"no name it saves ({short(saved[name])}) was replaced")
-        return Failure(case, f"{name} (position {position[name]}) is listed, but {why}; expected {short(want)}", got=got)
-    return Failure(case, f"expected {short(want)}: the stale nodes in graph order, each once; got {short(got)}", got=got)
+        why = (
+            f"{short(earlier[0][1])} was replaced at position {earlier[0][0]}, before {name} ran and saved the new "
+            f"value"
+            if earlier
+            else f"no name it saves ({short(saved[name])}) was replaced"
+        )
+        return Failure(
+            case, f"{name} (position {position[name]}) is listed, but {why}; expected {short(want)}", got=got
+        )
+    return Failure(
+        case, f"expected {short(want)}: the stale nodes in graph order, each once; got {short(got)}", got=got
+    )
 
 
 def judge_stale(check, case, reply):

@@ -17,9 +17,13 @@ CHECKS = [
         RULE,
         "stale_list",
         cases=(
-            stale_call([(2, "y")], label="y = tanh(p) replaced after position 2: y saved itself; z = y + b saves nothing"),
-            stale_call([(3, "b"), (1, "p"), (4, "y")],
-                       label="b (read by the sum z), p (read by tanh) and y (tanh's output) replaced"),
+            stale_call(
+                [(2, "y")], label="y = tanh(p) replaced after position 2: y saved itself; z = y + b saves nothing"
+            ),
+            stale_call(
+                [(3, "b"), (1, "p"), (4, "y")],
+                label="b (read by the sum z), p (read by tanh) and y (tanh's output) replaced",
+            ),
         ),
     ),
 ]

@@ -5,7 +5,7 @@ from graphcourse.checks.tape_records import tape_call
 
 RULE = (
     "A number used as an operand, on either side, becomes a new leaf named k<j> (k0, k1, ... per tape, one per use) "
-    "holding it, read in the number's place: 2 * x records (\"t0\", \"mul\", [\"k0\", \"x\"])."
+    'holding it, read in the number\'s place: 2 * x records ("t0", "mul", ["k0", "x"]).'
 )
 # One op per program, leaves read directly: only the numbers can go wrong here.
 

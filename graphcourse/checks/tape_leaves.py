@@ -43,8 +43,12 @@ CHECKS = [
         RULE,
         "tape_equal",
         cases=(
-            Case("Tape", ([["x", 1.0], ["y", 2.0]], [["x", 5.0], ["z", 6.0]]), label="two tapes, given leaves in turn",
-                 driver="tape_two_tapes"),
+            Case(
+                "Tape",
+                ([["x", 1.0], ["y", 2.0]], [["x", 5.0], ["z", 6.0]]),
+                label="two tapes, given leaves in turn",
+                driver="tape_two_tapes",
+            ),
         ),
     ),
 ]

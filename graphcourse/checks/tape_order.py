@@ -16,8 +16,11 @@ def judge_in_order(check, case, reply):
     listed = [entry[1:] for entry in got[0]]
     if listed == ran:
         return None
-    return Failure(case, f"the operations ran as {short([tuple(e) for e in ran], 240)}, but the tape lists them as "
-                         f"{short([tuple(e) for e in listed], 240)}")
+    return Failure(
+        case,
+        f"the operations ran as {short([tuple(e) for e in ran], 240)}, but the tape lists them as "
+        f"{short([tuple(e) for e in listed], 240)}",
+    )
 
 
 CHECKS = [
@@ -28,7 +31,9 @@ CHECKS = [
         RULE,
         "tape_in_order",
         cases=(
-            tape_call("Var", "in_run_order", {"x": 0.5, "y": -1.0, "z": 2.0}, "y.tanh(), x * z, z - y, -x, in that order"),
+            tape_call(
+                "Var", "in_run_order", {"x": 0.5, "y": -1.0, "z": 2.0}, "y.tanh(), x * z, z - y, -x, in that order"
+            ),
             tape_call("Var", "three_leaves", {"a": 2.0, "b": 3.0, "c": -1.0}, "a * b, b - c, c / a, in that order"),
         ),
     ),

@@ -45,10 +45,22 @@ def run_parts(case, reply):
     if failure:
         return None, None, failure
     got, want = reply.get("value"), expected(case)
-    if (type(got) is not list or len(got) != 4 or type(got[0]) is not list or not all(type(e) is list for e in got[0])
-            or type(got[1]) is not dict):
-        return None, None, Failure(case, f"the program's tape could not be read as a graph of (name, op, inputs) and a "
-                                         f"dict of values: {short(got)}")
+    if (
+        type(got) is not list
+        or len(got) != 4
+        or type(got[0]) is not list
+        or not all(type(e) is list for e in got[0])
+        or type(got[1]) is not dict
+    ):
+        return (
+            None,
+            None,
+            Failure(
+                case,
+                f"the program's tape could not be read as a graph of (name, op, inputs) and a "
+                f"dict of values: {short(got)}",
+            ),
+        )
     return got, want, None
 
 
@@ -62,13 +74,19 @@ def tape_failure(case, reply):
     if entries != wanted:
         missing, extra = list((wanted - entries).elements()), list((entries - wanted).elements())
         said = f"it lacks {shown(missing[0])}" if missing else f"it also holds {shown(extra[0])}"
-        return Failure(case, f"the tape should hold the {len(want[0])} entries {short(want[0], 300)}, but {said} "
-                             f"(its graph: {short(got[0], 200)})")
+        return Failure(
+            case,
+            f"the tape should hold the {len(want[0])} entries {short(want[0], 300)}, but {said} "
+            f"(its graph: {short(got[0], 200)})",
+        )
     if not properties.same(got[1], want[1], TOLERANCE):
         return Failure(case, f"the tape's values should be {short(want[1], 240)}, got {short(got[1], 240)}")
     if got[2] != want[2] or not properties.same(got[3], want[3], TOLERANCE):
-        return Failure(case, f"the program's result should be the Var {want[2]!r} holding {want[3]!r}, got "
-                             f"{short(got[2])} holding {short(got[3])}")
+        return Failure(
+            case,
+            f"the program's result should be the Var {want[2]!r} holding {want[3]!r}, got "
+            f"{short(got[2])} holding {short(got[3])}",
+        )
     return None
 
 
@@ -83,16 +101,27 @@ def judge_equal(check, case, reply):
 
 def judge_raises(check, case, reply):
     """A ValueError, whatever its message."""
-    if reply.get("status") == "raised" and isinstance(reply.get("error"), dict) and reply["error"].get("value_error") is True:
+    if (
+        reply.get("status") == "raised"
+        and isinstance(reply.get("error"), dict)
+        and reply["error"].get("value_error") is True
+    ):
         return None
     return properties.raises_naming(case, reply, [])
 
 
 LEAVES = {"x": 0.75, "y": -1.5}
 # Every arithmetic operator of Var, the reflected forms called as x's own methods (Python calls them so for 2 + x).
-OPERATORS = {"__add__": "x + y", "__sub__": "x - y", "__mul__": "x * y", "__truediv__": "x / y",
-             "__radd__": "x.__radd__(y), as for y + x", "__rsub__": "x.__rsub__(y), as for y - x",
-             "__rmul__": "x.__rmul__(y), as for y * x", "__rtruediv__": "x.__rtruediv__(y), as for y / x"}
+OPERATORS = {
+    "__add__": "x + y",
+    "__sub__": "x - y",
+    "__mul__": "x * y",
+    "__truediv__": "x / y",
+    "__radd__": "x.__radd__(y), as for y + x",
+    "__rsub__": "x.__rsub__(y), as for y - x",
+    "__rmul__": "x.__rmul__(y), as for y * x",
+    "__rtruediv__": "x.__rtruediv__(y), as for y / x",
+}
 
 CHECKS = [
     Check(
@@ -116,9 +145,15 @@ CHECKS = [
         cases=(
             Case("Var", (True,), label="x + y, both leaves of one tape", driver="tape_mixed", expect="tape_equal"),
             Case("Var", (False,), label="x + y, x a leaf of one tape and y of another", driver="tape_mixed"),
-            *(Case("Var", (method,), label=f"{written}, x a leaf of one tape and y of another (which both hold a "
-                                           "leaf named y)", driver="tape_operator_across")
-              for method, written in OPERATORS.items()),
+            *(
+                Case(
+                    "Var",
+                    (method,),
+                    label=f"{written}, x a leaf of one tape and y of another (which both hold a leaf named y)",
+                    driver="tape_operator_across",
+                )
+                for method, written in OPERATORS.items()
+            ),
         ),
     ),
 ]

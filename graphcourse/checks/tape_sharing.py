@@ -18,7 +18,9 @@ CHECKS = [
         RULE,
         "tape_entries",
         cases=(
-            tape_call("Var", "f_of_f_of_f", {"w": 1.5}, "u = w*w; u = u*u; u*u: f(f(f(w))) with f(u) = u*u, at w = 1.5"),
+            tape_call(
+                "Var", "f_of_f_of_f", {"w": 1.5}, "u = w*w; u = u*u; u*u: f(f(f(w))) with f(u) = u*u, at w = 1.5"
+            ),
             tape_call("Var", "shared_sum", {"x": 0.5, "y": 2.0}, "u = x + y; v = u + u; v + u"),
         ),
     ),

@@ -28,19 +28,26 @@ def judge_fresh(check, case, reply):
         return not_a_trace(case, got[parts.index(None)])
     seen, second, again = parts
     first_program, first_leaves, second_program, second_leaves = case.args
-    failure = (run_failure(case, seen, first_program, first_leaves, "first trace")
-               or run_failure(case, second, second_program, second_leaves, "second trace"))
+    failure = run_failure(case, seen, first_program, first_leaves, "first trace") or run_failure(
+        case, second, second_program, second_leaves, "second trace"
+    )
     if failure:
         return failure
     if again != seen:
-        return Failure(case, f"the second trace changed the first: its graph was {short(seen[0], 200)}, and is now "
-                             f"{short(again[0], 200)}")
+        return Failure(
+            case,
+            f"the second trace changed the first: its graph was {short(seen[0], 200)}, and is now "
+            f"{short(again[0], 200)}",
+        )
     stray = [name for name in first_leaves if name not in second_leaves and name in second[1]]
     if stray:
         return Failure(case, f"the second trace holds {stray[0]!r}, a leaf of the first: two traces share nothing")
     if second[0] and "t0" not in {name for name, _op, _inputs in second[0]}:
-        return Failure(case, f"the second trace should name its entries from t0 again, but they are "
-                             f"{short([name for name, _op, _inputs in second[0]])}")
+        return Failure(
+            case,
+            f"the second trace should name its entries from t0 again, but they are "
+            f"{short([name for name, _op, _inputs in second[0]])}",
+        )
     if first_program == second_program and [e[1:] for e in seen[0]] == [e[1:] for e in second[0]]:
         return Failure(case, f"the two runs took different paths, but both traces record {short(seen[0], 200)}")
     return None
@@ -53,7 +60,9 @@ CHECKS = [
         1,
         RULE,
         "trace_fresh",
-        cases=(twice("diamond", {"x": 2.0}, "plus_one", {"y": 5.0}, "trace(diamond, x = 2), then trace(y + 1, y = 5)"),),
+        cases=(
+            twice("diamond", {"x": 2.0}, "plus_one", {"y": 5.0}, "trace(diamond, x = 2), then trace(y + 1, y = 5)"),
+        ),
     ),
     Check(
         "trace_fresh/branch",
@@ -61,8 +70,15 @@ CHECKS = [
         1,
         RULE,
         "trace_fresh",
-        cases=(twice("absolute", {"x": 2.0}, "absolute", {"x": -2.0},
-                     "fn(x) = x * 1 if x.value >= 0 else -x, traced at x = 2, then at x = -2"),),
+        cases=(
+            twice(
+                "absolute",
+                {"x": 2.0},
+                "absolute",
+                {"x": -2.0},
+                "fn(x) = x * 1 if x.value >= 0 else -x, traced at x = 2, then at x = -2",
+            ),
+        ),
     ),
 ]
 

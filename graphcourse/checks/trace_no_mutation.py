@@ -30,8 +30,16 @@ CHECKS = [
         1,
         RULE,
         "trace_unchanged",
-        cases=(tape_call("trace", "diamond", {"x": 1.5}, "trace(diamond, {'x': 1.5})", driver="tape_trace",
-                         flags={"return_args": True}),),
+        cases=(
+            tape_call(
+                "trace",
+                "diamond",
+                {"x": 1.5},
+                "trace(diamond, {'x': 1.5})",
+                driver="tape_trace",
+                flags={"return_args": True},
+            ),
+        ),
     ),
 ]
 

@@ -14,7 +14,8 @@ LATE = [("u", "neg", ["x"]), ("v", "mul", ["u", "u"]), ("late", "add", ["v", "v"
 # Sizes past 2**53, where a float can no longer count one by one; 100 levels deep, so recursion is not the issue.
 PRODUCTS = [("t0", "mul", ["w", "w"])] + [(f"t{k}", "mul", [f"t{k - 1}", f"t{k - 1}"]) for k in range(1, 100)]
 FIBONACCI = [("f0", "add", ["x", "y"]), ("f1", "add", ["f0", "x"])] + [
-    (f"f{k}", "add", [f"f{k - 1}", f"f{k - 2}"]) for k in range(2, 120)]
+    (f"f{k}", "add", [f"f{k - 1}", f"f{k - 2}"]) for k in range(2, 120)
+]
 
 
 def judge_size(check, case, reply):

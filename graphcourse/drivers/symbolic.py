@@ -50,8 +50,13 @@ def _symbolic_answer(result):
         sent = "grads is " + _symbolic_shown(grads) + ", not a dict"
     else:
         wrong = next(((k, v) for k, v in grads.items() if type(k) is not str or type(v) is not str), None)
-        sent = dict(grads) if wrong is None else ("grads maps " + _symbolic_shown(wrong[0]) + " to "
-                                                  + _symbolic_shown(wrong[1]) + ": names map to names")
+        sent = (
+            dict(grads)
+            if wrong is None
+            else (
+                "grads maps " + _symbolic_shown(wrong[0]) + " to " + _symbolic_shown(wrong[1]) + ": names map to names"
+            )
+        )
     return [entries, sent]
 
 
@@ -121,7 +126,7 @@ def symbolic_fresh(module, template, output):
     """gradient_graph on the template, whose new names then rename its placeholders, and gradient_graph on that graph:
     [the names the first call invented, the second call's answer]."""
     first = module.gradient_graph(template, output)
-    invented = [name for name, _op, _inputs in _symbolic_graph2(first)[len(template):]]
+    invented = [name for name, _op, _inputs in _symbolic_graph2(first)[len(template) :]]
     return [invented, _symbolic_answer(module.gradient_graph(symbolic_renamed(template, invented), output))]
 
 

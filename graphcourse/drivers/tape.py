@@ -121,8 +121,9 @@ def tape_negations(x):  # 10,000 operations in a chain
     return x * 2
 
 
-TAPE_PROGRAMS = {name[len("tape_"):]: fn for name, fn in dict(globals()).items()
-                 if name.startswith("tape_") and callable(fn)}
+TAPE_PROGRAMS = {
+    name[len("tape_") :]: fn for name, fn in dict(globals()).items() if name.startswith("tape_") and callable(fn)
+}
 
 
 def _tape_graph(graph):
@@ -153,7 +154,9 @@ def tape_operator_across(module, method):
     x = first.leaf("x", 4.0)
     first.leaf("y", 6.0)
     y = second.leaf("y", 2.5)
-    if not hasattr(x, method):  # no reflected form: Python calls y's own operator instead, which a case of its own tries
+    if not hasattr(
+        x, method
+    ):  # no reflected form: Python calls y's own operator instead, which a case of its own tries
         raise ValueError(f"Var has no {method}, so {method} never meets a Var of another tape")
     getattr(x, method)(y)
     return _tape_graph(first.graph)
@@ -205,12 +208,30 @@ def tape_trace_summary(module, program, leaves):
     """trace(program, leaves) in brief: [entries, the first, the last, output, its value, names with a value]."""
     graph, values, output = module.trace(TAPE_PROGRAMS[program], leaves)
     graph, values = _tape_graph(graph), dict(values)
-    return [len(graph), graph[0] if graph else None, graph[-1] if graph else None, output, values.get(output),
-            len(values)]
+    return [
+        len(graph),
+        graph[0] if graph else None,
+        graph[-1] if graph else None,
+        output,
+        values.get(output),
+        len(values),
+    ]
 
 
 DRIVERS = {
     **globals().get("DRIVERS", {}),
-    **{fn.__name__: fn for fn in (tape_run, tape_mixed, tape_operator_across, tape_leaves, tape_two_tapes, tape_trace, tape_trace_foreign,
-                                  tape_trace_twice, tape_trace_summary)},
+    **{
+        fn.__name__: fn
+        for fn in (
+            tape_run,
+            tape_mixed,
+            tape_operator_across,
+            tape_leaves,
+            tape_two_tapes,
+            tape_trace,
+            tape_trace_foreign,
+            tape_trace_twice,
+            tape_trace_summary,
+        )
+    },
 }

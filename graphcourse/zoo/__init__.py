@@ -83,7 +83,9 @@ def _entry(path):
         patch=tuple(tuple(pair) for pair in meta.get("PATCH", ())),
     )
     problems = [f for f in list(entry.fails) + list(entry.also) if f not in FAMILIES]
-    problems += [f"ALSO[{f!r}] gives no reason" for f, why in entry.also.items() if not (isinstance(why, str) and why.strip())]
+    problems += [
+        f"ALSO[{f!r}] gives no reason" for f, why in entry.also.items() if not (isinstance(why, str) and why.strip())
+    ]
     if not entry.description:
         problems.append("no docstring")
     if kind == "buggy" and (entry.function not in FUNCTIONS or not entry.fails):
@@ -100,9 +102,13 @@ def _entry(path):
 
 
 def _pairs(patch):
-    return isinstance(patch, list) and patch and all(
-        isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(t, str) for t in pair) and pair[0]
-        for pair in patch
+    return (
+        isinstance(patch, list)
+        and patch
+        and all(
+            isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(t, str) for t in pair) and pair[0]
+            for pair in patch
+        )
     )
 
 
@@ -133,8 +139,9 @@ def patched(entry, reference=None):
     where = f"the reference's {entry.function} ({entry.module}.py)"
     original = definition(reference if reference is not None else reference_source(entry.module), entry.function)
     if original is None:
-        raise ValueError(f"{entry.path.name}: {where} is not defined, so there is nothing to patch; "
-                         "write the whole definition")
+        raise ValueError(
+            f"{entry.path.name}: {where} is not defined, so there is nothing to patch; write the whole definition"
+        )
     text = drop_markers(original)
     for n, (old, new) in enumerate(entry.patch):
         count = text.count(old)
@@ -156,7 +163,9 @@ def text(entry, reference=None):
 def defined_functions(entry):
     """The learner functions (evaluate, inputs_of, ...) the entry defines at its top level."""
     tree = ast.parse(text(entry))
-    return {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name in FUNCTIONS}
+    return {
+        node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name in FUNCTIONS
+    }
 
 
 def source(entry, reference=None, stub=None):

@@ -6,8 +6,10 @@ PATCH = [
     (
         "        for read in inputs:\n"
         "            if read != before and read not in leaves:\n"
-        '                raise ValueError(f"node {name!r} reads {read!r}, which is neither a leaf nor the node just before it "\n'
-        '                                 f"({before!r}): backward_checkpointed takes a sequential graph")\n',
+        "                raise ValueError(\n"
+        '                    f"node {name!r} reads {read!r}, which is neither a leaf nor the node just before it "\n'
+        '                    f"({before!r}): backward_checkpointed takes a sequential graph"\n'
+        "                )\n",
         "",
     ),
 ]

@@ -45,7 +45,7 @@ CHROMIUM_ARGS = [
 # Planted in a learner's markdown cell: if the feedback page ran either, window.__pwned would be set.
 PLANTED = (
     '<script>window.__pwned = "script"; document.title = "pwned";</script>\n\n'
-    '<img src="no-such-image.png" onerror="window.__pwned = \'img onerror\'; document.title = \'pwned\'">\n'
+    "<img src=\"no-such-image.png\" onerror=\"window.__pwned = 'img onerror'; document.title = 'pwned'\">\n"
 )
 STEP_MS = 60_000  # the longest a click, a page load or a selector may take
 SERVER_START_S = 180  # the longest a Jupyter server may take to answer after `make lab` or `make formgrader`
@@ -65,8 +65,9 @@ def pytest_ignore_collect(collection_path, config):
 def run(command, cwd, timeout, env=None):
     """Run ``command`` to the end; the CompletedProcess, stdout and stderr merged into .stdout."""
     try:
-        return subprocess.run(command, cwd=cwd, env=env, timeout=timeout, text=True,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        return subprocess.run(
+            command, cwd=cwd, env=env, timeout=timeout, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        )
     except subprocess.TimeoutExpired as err:
         pytest.fail(f"{' '.join(command)} (in {cwd}) did not finish in {timeout} s:\n{err.output or ''}")
 
@@ -160,7 +161,9 @@ def learner(bundle):
     checkout = WORK / "learner"
     sync_tree(bundle, checkout)
     checked = run(["make", "check", "TASK=evaluate"], checkout, INSTALL_S)
-    assert (checkout / ".venv" / ".ready").is_file(), f"the bundle's `make check` did not install:\n{tail(checked.stdout)}"
+    assert (checkout / ".venv" / ".ready").is_file(), (
+        f"the bundle's `make check` did not install:\n{tail(checked.stdout)}"
+    )
     assert checked.returncode != 0 and " not written" in checked.stdout, (
         f"`make check TASK=evaluate` should fail on the stub (exit {checked.returncode}):\n{tail(checked.stdout)}"
     )
@@ -186,8 +189,15 @@ def serve(command, cwd, env, url, token, log):
     JupyterLab's File → Shut Down does (kernels first), then signals what is left.
     """
     with open(log, "w", encoding="utf-8") as out:
-        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                   stdin=subprocess.DEVNULL, start_new_session=True)
+        process = subprocess.Popen(
+            command,
+            cwd=cwd,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
     what = " ".join(command)
     try:
         deadline = time.monotonic() + SERVER_START_S
@@ -206,8 +216,9 @@ def serve(command, cwd, env, url, token, log):
         yield process
     finally:
         try:
-            shutdown = urllib.request.Request(f"{url}/api/shutdown", method="POST",
-                                              headers={"Authorization": f"token {token}"})
+            shutdown = urllib.request.Request(
+                f"{url}/api/shutdown", method="POST", headers={"Authorization": f"token {token}"}
+            )
             urllib.request.urlopen(shutdown, timeout=10).close()
             process.wait(30)
         except (OSError, subprocess.TimeoutExpired):
@@ -226,7 +237,8 @@ def lab(learner, tmp_path_factory):
     port, token = free_port(), secrets.token_hex(16)
     server = {"ip": "127.0.0.1", "port": port, "port_retries": 0, "open_browser": False}
     (config / "jupyter_server_config.json").write_text(
-        json.dumps({"ServerApp": server, "IdentityProvider": {"token": token}}), encoding="utf-8")
+        json.dumps({"ServerApp": server, "IdentityProvider": {"token": token}}), encoding="utf-8"
+    )
     news = config / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
     news.parent.mkdir(parents=True)
     news.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}), encoding="utf-8")
@@ -290,14 +302,19 @@ def hostile_graded(tmp_path_factory):
 def browser(tmp_path_factory):
     """Headless Chromium (Debian's), driven by Playwright, with a fresh profile."""
     if not CHROMIUM.is_file():
-        pytest.fail(f"no Chromium at {CHROMIUM}: `make e2e` installs Debian's package chromium when run as root, "
-                    "or set CHROMIUM to a Chromium binary")
+        pytest.fail(
+            f"no Chromium at {CHROMIUM}: `make e2e` installs Debian's package chromium when run as root, "
+            "or set CHROMIUM to a Chromium binary"
+        )
     from playwright.sync_api import sync_playwright
 
     profile = tmp_path_factory.mktemp("chromium_profile")
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
-            str(profile), executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
+            str(profile),
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=CHROMIUM_ARGS,
             viewport={"width": 1400, "height": 1000},
         )
         context.set_default_timeout(STEP_MS)

@@ -81,8 +81,10 @@ class Notebook:
         while time.monotonic() < deadline:
             with urllib.request.urlopen(f"{lab.url}/api/sessions?token={lab.token}", timeout=10) as answer:
                 sessions = json.load(answer)
-            if any(s.get("path", "").endswith(path) and (s.get("kernel") or {}).get("execution_state") == "idle"
-                   for s in sessions):
+            if any(
+                s.get("path", "").endswith(path) and (s.get("kernel") or {}).get("execution_state") == "idle"
+                for s in sessions
+            ):
                 return
             time.sleep(0.25)  # polling the server's REST API: no page element reports this
         self.fail(f"no idle kernel for the notebook within {STEP_MS // 1000} s", "kernel")
@@ -217,8 +219,13 @@ def test_release_notebook_fails_on_stubs_and_passes_once_solved(lab, browser, bu
     passing = [i for i in tests if not errors_of(ran[i])]
     assert not passing, f"{path}: on the stubs these test cells raised nothing: {passing}"
     # An answer cell raises as it runs; a function cell only defines a function that raises when called.
-    answers = [i for i, c in enumerate(ran) if nbgrader_meta(c).get("solution") and c["cell_type"] == "code"
-               and "\nraise NotImplementedError(" in "\n" + "".join(c["source"])]
+    answers = [
+        i
+        for i, c in enumerate(ran)
+        if nbgrader_meta(c).get("solution")
+        and c["cell_type"] == "code"
+        and "\nraise NotImplementedError(" in "\n" + "".join(c["source"])
+    ]
     unstubbed = [i for i in answers if not any("NotImplementedError" in e for e in errors_of(ran[i]))]
     assert answers or lesson.assignment != "lesson1_graphs", f"{path}: no answer cell found"
     assert not unstubbed, f"{path}: these answer cells did not raise NotImplementedError: {unstubbed}"
@@ -226,7 +233,8 @@ def test_release_notebook_fails_on_stubs_and_passes_once_solved(lab, browser, bu
     outcome, text = notebook.validate(shots / f"{name}-2-stubs-validated.png")
     assert outcome == "validation-failed", f"{path}: Validate on the stubs gave {outcome!r}:\n{text[:2000]}"
     assert text.count("The following cell failed") == len(tests), (
-        f"{path}: Validate should list each of the {len(tests)} test cells as failed:\n{text[:3000]}")
+        f"{path}: Validate should list each of the {len(tests)} test cells as failed:\n{text[:3000]}"
+    )
     notebook.close()
 
     # Every solution cell filled in: Restart Kernel and Run All Cells, as the lesson asks, then Validate.
@@ -242,7 +250,8 @@ def test_release_notebook_fails_on_stubs_and_passes_once_solved(lab, browser, bu
     notebook.show_cell(tests[-1], shots / f"{name}-3-solved-run.png")
     outcome, text = notebook.validate(shots / f"{name}-4-solved-validated.png")
     assert outcome == "validation-success" and "Success!" in text, (
-        f"{path}: Validate on the solved notebook gave {outcome!r}:\n{text[:3000]}")
+        f"{path}: Validate on the solved notebook gave {outcome!r}:\n{text[:3000]}"
+    )
     notebook.close()
 
 
@@ -250,10 +259,14 @@ def test_public_tests_pass_on_the_solved_notebooks(lab):
     """`make check IMPL=notebooks` in the learner's checkout passes on the notebooks saved from JupyterLab above."""
     for lesson in LESSONS:
         saved = json.loads((lab.root / lesson.assignment / lesson.notebook).read_text(encoding="utf-8"))
-        assert all(not nbgrader_meta(c).get("solution") or "NotImplementedError" not in "".join(c["source"])
-                   for c in saved["cells"]), f"{lesson.notebook} is not solved: run this whole file, not this test alone"
+        assert all(
+            not nbgrader_meta(c).get("solution") or "NotImplementedError" not in "".join(c["source"])
+            for c in saved["cells"]
+        ), f"{lesson.notebook} is not solved: run this whole file, not this test alone"
     checked = run(["make", "check", "IMPL=notebooks"], lab.root.parent, INSTALL_S)
-    assert checked.returncode == 0, f"`make check IMPL=notebooks` failed on the solved notebooks:\n{tail(checked.stdout)}"
+    assert checked.returncode == 0, (
+        f"`make check IMPL=notebooks` failed on the solved notebooks:\n{tail(checked.stdout)}"
+    )
 
 
 def test_feedback_page_runs_no_script_from_a_learner_notebook(browser, graded, shots):
@@ -300,7 +313,9 @@ def test_formgrader_opens_the_graded_cohort(browser, graded, shots):
             student.first.wait_for()
         except PlaywrightTimeout:
             page.screenshot(path=shots / "failed-formgrader.png")
-            raise AssertionError(f"the formgrader lists no learner mallory:\n{page.locator('body').inner_text()[:2000]}") from None
+            raise AssertionError(
+                f"the formgrader lists no learner mallory:\n{page.locator('body').inner_text()[:2000]}"
+            ) from None
         page.screenshot(path=shots / "formgrader-students.png")
         row = student.first.inner_text()
         page.close()
@@ -343,8 +358,11 @@ def click_across(page, url):
             for column in range(GRID[0]):
                 x, y = (column + 0.5) * width / GRID[0], (row + 0.5) * screen / GRID[1]
                 page.evaluate("top => window.scrollTo(0, top)", top)
-                own = page.evaluate("([x, y, own]) => { const e = document.elementFromPoint(x, y); "
-                                    "return e === null || e.closest(own) !== null; }", [x, y, OWN_CONTROLS])
+                own = page.evaluate(
+                    "([x, y, own]) => { const e = document.elementFromPoint(x, y); "
+                    "return e === null || e.closest(own) !== null; }",
+                    [x, y, OWN_CONTROLS],
+                )
                 if own:
                     continue
                 page.mouse.click(x, y)
@@ -400,9 +418,12 @@ def test_formgrader_clicks_change_no_grade_of_a_hostile_hand_in(browser, hostile
     mallory, trudy = found["mallory"], found["trudy"]
     assert trudy.after != trudy.before and all(manual is not None for _a, manual, _e in trudy.after.values()), (
         f"the control: {trudy.clicks} clicks on trudy's unsanitized copy should have given every grade cell a manual "
-        f"score through the forged cells: {trudy.after}")
+        f"score through the forged cells: {trudy.after}"
+    )
     assert any("tracker.example" in url for url in trudy.fetched), trudy.fetched
     assert mallory.clicks > 0 and mallory.after == mallory.before, (
-        f"{mallory.clicks} clicks on mallory's page changed grades: {mallory.before} -> {mallory.after}")
+        f"{mallory.clicks} clicks on mallory's page changed grades: {mallory.before} -> {mallory.after}"
+    )
     assert all("cdnjs.cloudflare.com" in url for url in mallory.fetched), (
-        f"mallory's page fetched from other hosts: {mallory.fetched}")
+        f"mallory's page fetched from other hosts: {mallory.fetched}"
+    )

@@ -20,8 +20,21 @@ from tests.conftest import ROOT
 pytestmark = pytest.mark.e2e
 
 WINDOW = {"width": 1280, "height": 800}
-LEARNERS = ("ada", "alan", "barbara", "dennis", "donald", "edsger", "frances", "grace", "john", "ken", "linus",
-            "margaret", "bartholomew-fitzgerald-hargreaves")
+LEARNERS = (
+    "ada",
+    "alan",
+    "barbara",
+    "dennis",
+    "donald",
+    "edsger",
+    "frances",
+    "grace",
+    "john",
+    "ken",
+    "linus",
+    "margaret",
+    "bartholomew-fitzgerald-hargreaves",
+)
 PICTURE = ROOT / "docs" / "images" / "cohort_report.png"
 
 
@@ -36,12 +49,20 @@ def demo_shaped_cohort():
         for index, lesson in enumerate(lessons):
             if index > 1 and number % 3 == 1:
                 continue  # a third of them handed in the first two lessons only
-            outcome = [{"id": c, "function": f, "points": p, "score": p, "passed": True, "misconception": ""}
-                       for c, f, p in checks if draw.random() < 0.1]
+            outcome = [
+                {"id": c, "function": f, "points": p, "score": p, "passed": True, "misconception": ""}
+                for c, f, p in checks
+                if draw.random() < 0.1
+            ]
             for result in outcome[::2]:
                 result.update(score=0, passed=False, misconception="assigns where it should add")
-            entries[lesson.assignment] = Entry("graded", score=float(draw.randint(10, 40)), checks=outcome,
-                                               seconds=draw.random(), late_seconds=3600.0 * (number == 9))
+            entries[lesson.assignment] = Entry(
+                "graded",
+                score=float(draw.randint(10, 40)),
+                checks=outcome,
+                seconds=draw.random(),
+                late_seconds=3600.0 * (number == 9),
+            )
         learners[student] = entries
     rules = {c.id: c.rule for c in active.part("checks").all_checks()}
     return Cohort(lessons, checks, [], learners, rules=rules)
@@ -50,7 +71,9 @@ def demo_shaped_cohort():
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     path = tmp_path_factory.mktemp("report") / "cohort_report.html"
-    path.write_text(cohort_report.html_page(demo_shaped_cohort(), course="graphkit", date="2026-12-03"), encoding="utf-8")
+    path.write_text(
+        cohort_report.html_page(demo_shaped_cohort(), course="graphkit", date="2026-12-03"), encoding="utf-8"
+    )
     return path
 
 
@@ -62,18 +85,23 @@ def test_the_first_screen_shows_the_summary_and_every_learner(browser, report, s
         PICTURE.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=PICTURE)
         page.screenshot(path=shots / "cohort-report-first-screen.png")
-        assert page.evaluate("document.documentElement.scrollWidth") <= WINDOW["width"], "the page is wider than the window"
+        assert page.evaluate("document.documentElement.scrollWidth") <= WINDOW["width"], (
+            "the page is wider than the window"
+        )
         lessons = page.locator("table.learners tr.lessons").last.bounding_box()
         first_learner = page.locator("table.learners td.name").first.bounding_box()
         learners = page.locator("table.learners").bounding_box()
         assert lessons["y"] < first_learner["y"], "each lesson's figures come before the learners' rows"
-        assert learners["y"] + learners["height"] <= WINDOW["height"], \
+        assert learners["y"] + learners["height"] <= WINDOW["height"], (
             f"the learners' table ends at {learners['y'] + learners['height']:.0f} px, below the first screen"
+        )
         assert learners["x"] + learners["width"] <= WINDOW["width"]
         for section in ("distribution", "checks", "items", "misconceptions", "by-hand", "attention"):
             details = page.locator(f"details:has(h2#{section})")
             assert details.count() == 1 and not details.evaluate("node => node.open"), f"{section} is not folded"
-        page.evaluate("document.querySelectorAll('details').forEach(node => { node.open = true; })")  # every table shown
+        page.evaluate(
+            "document.querySelectorAll('details').forEach(node => { node.open = true; })"
+        )  # every table shown
         lines = page.evaluate("""() => [...document.querySelectorAll('td.name')].map(cell => {
             const range = document.createRange(); range.selectNodeContents(cell);
             const tops = [...range.getClientRects()].map(rect => Math.round(rect.top));

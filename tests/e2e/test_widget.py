@@ -31,8 +31,12 @@ from tests.e2e.test_browser import Notebook, gradebook_grades
 
 pytestmark = pytest.mark.e2e
 
-QUESTIONS = {"answer_order": "ORDER", "answer_inputs_of_q": "INPUTS_OF_Q", "answer_fan_out_node": "FAN_OUT_NODE",
-             "answer_edge_count": "EDGE_COUNT"}
+QUESTIONS = {
+    "answer_order": "ORDER",
+    "answer_inputs_of_q": "INPUTS_OF_Q",
+    "answer_fan_out_node": "FAN_OUT_NODE",
+    "answer_edge_count": "EDGE_COUNT",
+}
 
 
 def lesson(assignment):
@@ -41,9 +45,15 @@ def lesson(assignment):
 
 def widget_cells(cells, *needles):
     """The indices of the code cells to run for the widgets: the ops table, and each cell holding every needle."""
-    wanted = [i for i, c in enumerate(cells) if c["cell_type"] == "code"
-              and (c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "ops_table"
-                   or all(needle in "".join(c["source"]) for needle in needles))]
+    wanted = [
+        i
+        for i, c in enumerate(cells)
+        if c["cell_type"] == "code"
+        and (
+            c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "ops_table"
+            or all(needle in "".join(c["source"]) for needle in needles)
+        )
+    ]
     assert len(wanted) >= 2, f"no widget cell holding {needles}"
     return wanted
 
@@ -146,9 +156,10 @@ def test_lesson_1_clicks_are_saved_reopened_and_graded(lab, browser, bundle, sho
     _id, grades = gradebook_grades(out, found, "clicker")
     assert {g: grades[g][0] for g in QUESTIONS} == {g: 1.0 for g in QUESTIONS}, grades
     assert grades["answer_multiple_choice"][0] == 0.0  # not answered, in the widget or in its cell
-    cli = run([str(ROOT / ".venv" / "bin" / "python"), "-m", "autograder", "grade", str(handed_in), "--json"], ROOT,
-              INSTALL_S)
-    results = json.loads(cli.stdout[cli.stdout.index("{"):])
+    cli = run(
+        [str(ROOT / ".venv" / "bin" / "python"), "-m", "autograder", "grade", str(handed_in), "--json"], ROOT, INSTALL_S
+    )
+    results = json.loads(cli.stdout[cli.stdout.index("{") :])
     statuses = {t["name"]: t["status"] for t in results["tests"]}
     assert all(statuses[f"{g} (answer)"] == "passed" for g in QUESTIONS), statuses
 

@@ -27,7 +27,7 @@ def add_bomb(bundle, name):
     with bundle.open(info, "w", force_zip64=True) as stream:
         left = BOMB_BYTES
         while left:
-            stream.write(block[:min(left, len(block))])
+            stream.write(block[: min(left, len(block))])
             left -= min(left, len(block))
 
 

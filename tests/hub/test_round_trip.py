@@ -69,8 +69,14 @@ MARK = "graphkit hub round trip"  # the accounts' comment (GECOS): only accounts
 INSTRUCTOR = "gk-instructor"
 ADA, BOB, CAROL = "gk-ada", "gk-bob", "gk-carol"
 LEARNERS = (ADA, BOB, CAROL)
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 STEP_MS = 60_000  # the longest a click, a page load or a selector may take
 SPAWN_MS = 180_000  # the longest a learner's server may take to start after logging in
 HUB_START_S = 120  # the longest the hub may take to answer
@@ -83,7 +89,9 @@ COMMAND_S = 1200  # the longest one command (make grade, an nbgrader step) may t
 def _why_not():
     """Why this machine cannot run the round trip, or ''."""
     if os.geteuid() != 0:
-        return "the hub's round trip creates system accounts and starts JupyterHub as root: run it as root (make hub-e2e)"
+        return (
+            "the hub's round trip creates system accounts and starts JupyterHub as root: run it as root (make hub-e2e)"
+        )
     for tool in ("useradd", "userdel", "groupadd", "chpasswd"):
         if not shutil.which(tool):
             return f"no {tool} to create the course's accounts (Debian's package passwd)"
@@ -124,8 +132,16 @@ def run(command, cwd, env=None, account=None, timeout=COMMAND_S):
         entry = pwd.getpwnam(account)
         kwargs = {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": []}
     try:
-        return subprocess.run(command, cwd=cwd, env=env, text=True, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, timeout=timeout, **kwargs)
+        return subprocess.run(
+            command,
+            cwd=cwd,
+            env=env,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            timeout=timeout,
+            **kwargs,
+        )
     except subprocess.TimeoutExpired as err:
         pytest.fail(f"{' '.join(map(str, command))} did not finish in {timeout} s:\n{err.output or ''}")
 
@@ -165,8 +181,9 @@ def accounts():
     try:
         checked(["useradd", "--create-home", "--shell", "/bin/bash", "--comment", MARK, INSTRUCTOR], "/")
         for learner in LEARNERS:
-            checked(["useradd", "--create-home", "--shell", "/bin/bash", "--comment", MARK, "--groups", GROUP,
-                     learner], "/")
+            checked(
+                ["useradd", "--create-home", "--shell", "/bin/bash", "--comment", MARK, "--groups", GROUP, learner], "/"
+            )
             passwords[learner] = secrets.token_urlsafe(18)
         lines = "".join(f"{name}:{password}\n" for name, password in passwords.items())
         subprocess.run(["chpasswd"], input=lines, text=True, check=True)
@@ -193,8 +210,14 @@ def _remove(account):
 def as_account(account, exchange):
     """The environment an account's shell would give nbgrader: its home, its name, the hub's environment first."""
     entry = pwd.getpwnam(account)
-    return {"HOME": entry.pw_dir, "USER": account, "LOGNAME": account, "LANG": "C.UTF-8",
-            "PATH": f"{HUB_ENV / 'bin'}:/usr/bin:/bin", "GRAPHKIT_EXCHANGE": str(exchange)}
+    return {
+        "HOME": entry.pw_dir,
+        "USER": account,
+        "LOGNAME": account,
+        "LANG": "C.UTF-8",
+        "PATH": f"{HUB_ENV / 'bin'}:/usr/bin:/bin",
+        "GRAPHKIT_EXCHANGE": str(exchange),
+    }
 
 
 # ---------------------------------------------------------------- the hub
@@ -206,14 +229,27 @@ def hub(base, exchange):
     state = base / "state"
     state.mkdir(mode=0o700)
     port = free_port()
-    env = {"PATH": f"{HUB_ENV / 'bin'}:/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8",
-           "GRAPHKIT_HUB_STATE": str(state), "GRAPHKIT_EXCHANGE": str(exchange),
-           "GRAPHKIT_HUB_PORT": str(port), "GRAPHKIT_HUB_API_PORT": str(free_port()),
-           "GRAPHKIT_HUB_PROXY_API_PORT": str(free_port())}
+    env = {
+        "PATH": f"{HUB_ENV / 'bin'}:/usr/bin:/bin",
+        "HOME": "/root",
+        "LANG": "C.UTF-8",
+        "GRAPHKIT_HUB_STATE": str(state),
+        "GRAPHKIT_EXCHANGE": str(exchange),
+        "GRAPHKIT_HUB_PORT": str(port),
+        "GRAPHKIT_HUB_API_PORT": str(free_port()),
+        "GRAPHKIT_HUB_PROXY_API_PORT": str(free_port()),
+    }
     log = WORK / "hub.log"
     with open(log, "w", encoding="utf-8") as out:
-        process = subprocess.Popen([HUB_ENV / "bin" / "jupyterhub", "-f", CONFIG], cwd=state, env=env, stdout=out,
-                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+        process = subprocess.Popen(
+            [HUB_ENV / "bin" / "jupyterhub", "-f", CONFIG],
+            cwd=state,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + HUB_START_S
@@ -293,7 +329,9 @@ class Learner:
         then.wait_for()
 
     def fetch(self, assignment):
-        self.press("released", assignment, "Fetch", self.row("fetched", assignment).locator("button", has_text="Submit"))
+        self.press(
+            "released", assignment, "Fetch", self.row("fetched", assignment).locator("button", has_text="Submit")
+        )
 
     def submit(self, assignment, times):
         """Submit, and wait until the submitted list holds ``times`` hand-ins of ``assignment``."""
@@ -304,8 +342,11 @@ class Learner:
                 const times = list === null ? [] : list.innerText.match(/\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d/g);
                 return list !== null && (times || []).length >= count;
             }""",
-            arg=["#submitted_assignments_list", times])
-        self.page.locator("#submitted_assignments_list button").filter(has_text=re.compile(r"^Fetch Feedback$")).first.wait_for()
+            arg=["#submitted_assignments_list", times],
+        )
+        self.page.locator("#submitted_assignments_list button").filter(
+            has_text=re.compile(r"^Fetch Feedback$")
+        ).first.wait_for()
 
     def fetch_feedback(self, assignment):
         rows = self.page.locator("#submitted_assignments_list > div").filter(has_text=assignment)
@@ -340,9 +381,11 @@ class Learner:
 
 def solution_cells(notebook, learner_notebook):
     """{index: source} of every solution cell of the release notebook, as ``learner_notebook`` (filled) has it."""
-    return {index: "".join(filled["source"]) if isinstance(filled["source"], list) else filled["source"]
-            for index, (cell, filled) in enumerate(zip(notebook["cells"], learner_notebook["cells"]))
-            if cell.get("metadata", {}).get("nbgrader", {}).get("solution")}
+    return {
+        index: "".join(filled["source"]) if isinstance(filled["source"], list) else filled["source"]
+        for index, (cell, filled) in enumerate(zip(notebook["cells"], learner_notebook["cells"]))
+        if cell.get("metadata", {}).get("nbgrader", {}).get("solution")
+    }
 
 
 def source_of(cell):
@@ -399,7 +442,9 @@ def test_round_trip():
                         with clock.step(f"{account}: log in, server started, JupyterLab open"):
                             people[account] = Learner(browser, url, account, passwords[account])
                         running = run(["ps", "-u", account, "-o", "args="], "/").stdout
-                        assert "jupyterhub-singleuser" in running, f"{account}'s JupyterLab does not run as {account}; their processes:\n{running}"
+                        assert "jupyterhub-singleuser" in running, (
+                            f"{account}'s JupyterLab does not run as {account}; their processes:\n{running}"
+                        )
                         with clock.step(f"{account}: fetch from the Assignment List"):
                             people[account].assignments()
                             if account == ADA:
@@ -422,7 +467,8 @@ def test_round_trip():
                     for index, source in answers.items():
                         assert source_of(saved["cells"][index]).strip() == source.strip(), (
                             f"cell {index} of Ada's saved notebook is not what was typed:\n"
-                            f"{source_of(saved['cells'][index])}")
+                            f"{source_of(saved['cells'][index])}"
+                        )
 
                     # 3. The instructor collects; make grade grades; the feedback is released.
                     with clock.step("nbgrader collect"):
@@ -430,8 +476,11 @@ def test_round_trip():
                     assert sorted(p.name for p in (course / "submitted").iterdir()) == [ADA, BOB], collected
                     out = base / "out"
                     with clock.step("make grade (the collected hand-ins)"):
-                        graded = checked(["make", "grade", f"SUBMISSIONS={course / 'submitted'}", f"OUT={out}"], ROOT,
-                                         env=dict(os.environ, GRAPHKIT_DEMO_DAY=today))
+                        graded = checked(
+                            ["make", "grade", f"SUBMISSIONS={course / 'submitted'}", f"OUT={out}"],
+                            ROOT,
+                            env=dict(os.environ, GRAPHKIT_DEMO_DAY=today),
+                        )
                     with clock.step("make hub-feedback and nbgrader release_feedback"):
                         placed = checked(["make", "hub-feedback", f"COURSE={course}", f"OUT={out}"], ROOT)
                         checked(["chown", "-R", f"{INSTRUCTOR}:{INSTRUCTOR}", course / "feedback"], "/")
@@ -439,13 +488,17 @@ def test_round_trip():
                     assert "feedback placed for 2 hand-in(s)" in placed, placed
 
                     # Late work, the resubmission and the learner who never submitted, as make grade grades them.
-                    rows = {row["student_id"]: row for row in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))
-                            if row["assignment"] == assignment}
+                    rows = {
+                        row["student_id"]: row
+                        for row in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))
+                        if row["assignment"] == assignment
+                    }
                     assert sorted(rows) == [ADA, BOB], f"grades.csv rows: {sorted(rows)}"
                     assert float(rows[ADA]["raw_score"]) == float(rows[ADA]["max_score"]), rows[ADA]
                     assert float(rows[ADA]["late_submission_penalty"]) > 0, rows[ADA]
                     assert 0 < float(rows[BOB]["raw_score"]) < float(rows[BOB]["max_score"]), (
-                        f"Bob's second hand-in (evaluate written) should be the one graded: {rows[BOB]}")
+                        f"Bob's second hand-in (evaluate written) should be the one graded: {rows[BOB]}"
+                    )
                     assert f"late: {ADA} handed in {assignment}" in graded, tail(graded)
 
                     # 4. Each learner fetches their feedback, and sees their own page only.
@@ -467,7 +520,9 @@ def test_round_trip():
                             person.shot("feedback-page")
                     for account in (ADA, BOB):
                         own = (out / "feedback" / account / assignment / f"{stem}.html").read_bytes()
-                        assert pages[account] == own, f"{account}'s fetched page is not the one make grade wrote for them"
+                        assert pages[account] == own, (
+                            f"{account}'s fetched page is not the one make grade wrote for them"
+                        )
                     assert pages[ADA] != pages[BOB]
                     listing = run(["ls", exchange / COURSE_ID / "feedback"], "/", account=CAROL)
                     assert listing.returncode != 0, f"a learner could list the exchange's feedback:\n{listing.stdout}"

@@ -76,11 +76,15 @@ def _heading_lines(lines):
     for index, line in enumerate(lines):
         opening = _FENCE.match(line)
         if fence is not None:
-            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence) \
-                    and not line[opening.end():].strip():
+            if (
+                opening
+                and opening.group(1)[0] == fence[0]
+                and len(opening.group(1)) >= len(fence)
+                and not line[opening.end() :].strip()
+            ):
                 fence = None
             continue
-        if opening and not (opening.group(1)[0] == "`" and "`" in line[opening.end():]):
+        if opening and not (opening.group(1)[0] == "`" and "`" in line[opening.end() :]):
             fence, paragraph = opening.group(1), None
         elif not line.strip():
             paragraph = None

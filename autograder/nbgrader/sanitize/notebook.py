@@ -46,8 +46,14 @@ def _safe_output(output, budget):
     if kind == "error":
         lines = output.get("traceback")
         lines = [line for line in lines if isinstance(line, str)] if isinstance(lines, list) else []
-        return nbformat.from_dict({"output_type": "error", "ename": _text(output.get("ename")) or "",
-                                   "evalue": _text(output.get("evalue")) or "", "traceback": lines})
+        return nbformat.from_dict(
+            {
+                "output_type": "error",
+                "ename": _text(output.get("ename")) or "",
+                "evalue": _text(output.get("evalue")) or "",
+                "traceback": lines,
+            }
+        )
     data = output.get("data") if isinstance(output.get("data"), dict) else {}
     kept, removed = {}, []
     for mimetype, value in data.items():

@@ -42,21 +42,103 @@ import re
 import bleach
 from pygments.token import STANDARD_TYPES
 
-TAGS = frozenset({
-    "a", "abbr", "b", "blockquote", "br", "caption", "center", "code", "dd", "del", "details", "div", "dl",
-    "dt", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "input", "ins", "kbd", "li", "mark",
-    "ol", "p", "pre", "q", "s", "small", "span", "strike", "strong", "sub", "summary", "sup", "table",
-    "tbody", "td", "tfoot", "th", "thead", "tr", "u", "ul",
-})
+TAGS = frozenset(
+    {
+        "a",
+        "abbr",
+        "b",
+        "blockquote",
+        "br",
+        "caption",
+        "center",
+        "code",
+        "dd",
+        "del",
+        "details",
+        "div",
+        "dl",
+        "dt",
+        "em",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "hr",
+        "i",
+        "img",
+        "input",
+        "ins",
+        "kbd",
+        "li",
+        "mark",
+        "ol",
+        "p",
+        "pre",
+        "q",
+        "s",
+        "small",
+        "span",
+        "strike",
+        "strong",
+        "sub",
+        "summary",
+        "sup",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "tr",
+        "u",
+        "ul",
+    }
+)
 # Drawings: shapes, lines, paths and text. Nothing that loads, links, runs, styles or animates.
 SVG_TAGS = frozenset({"svg", "g", "rect", "circle", "ellipse", "line", "polyline", "path", "text", "tspan", "title"})
 TAGS = TAGS | SVG_TAGS
-SVG_ATTRIBUTES = frozenset({
-    "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "dx", "dy", "width", "height", "d", "points",
-    "viewBox", "fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "stroke-opacity", "stroke-dasharray",
-    "stroke-linecap", "stroke-linejoin", "opacity", "font-family", "font-size", "font-weight", "font-style",
-    "text-anchor", "dominant-baseline", "role", "aria-label",
-})
+SVG_ATTRIBUTES = frozenset(
+    {
+        "x",
+        "y",
+        "x1",
+        "y1",
+        "x2",
+        "y2",
+        "cx",
+        "cy",
+        "r",
+        "rx",
+        "ry",
+        "dx",
+        "dy",
+        "width",
+        "height",
+        "d",
+        "points",
+        "viewBox",
+        "fill",
+        "fill-opacity",
+        "fill-rule",
+        "stroke",
+        "stroke-width",
+        "stroke-opacity",
+        "stroke-dasharray",
+        "stroke-linecap",
+        "stroke-linejoin",
+        "opacity",
+        "font-family",
+        "font-size",
+        "font-weight",
+        "font-style",
+        "text-anchor",
+        "dominant-baseline",
+        "role",
+        "aria-label",
+    }
+)
 # The classes of the feedback's pictures (graphcourse/picture.py), on a group: no page styles them.
 SVG_CLASSES = frozenset({"node", "node first-wrong"})
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
@@ -108,8 +190,9 @@ MAX_NESTING = 64  # elements open at once: bleach's time grows with the square o
 # are parsed once per process, not once per hand-in (the budget is spent all the same, so what a
 # notebook becomes never depends on what the process saw before). At most REMEMBERED texts are kept.
 REMEMBERED, REMEMBERED_CHARS = 2048, 4_000
-_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
-                   "track", "wbr"})
+_VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"}
+)
 _TAG = re.compile(r"<(/?)([a-zA-Z][^\s/>]*)[^>]*?(/?)>")
 
 
@@ -122,8 +205,10 @@ def _address_allowed(tag, value):
     Read both as written and with character references decoded, as a browser reads the
     attribute: each reading must be allowed.
     """
-    return all(_one_address_allowed(tag, _URL_BREAKS.sub("", _URL_EDGES.sub("", reading)))
-               for reading in (value, html.unescape(value)))
+    return all(
+        _one_address_allowed(tag, _URL_BREAKS.sub("", _URL_EDGES.sub("", reading)))
+        for reading in (value, html.unescape(value))
+    )
 
 
 def _one_address_allowed(tag, address):
@@ -190,8 +275,15 @@ def remembered(function):
 
 
 def _bleach(text, policy):
-    return bleach.clean(text, tags=TAGS, attributes=policy, protocols=PROTOCOLS, strip=False,
-                        strip_comments=True, css_sanitizer=_TextAlignOnly())
+    return bleach.clean(
+        text,
+        tags=TAGS,
+        attributes=policy,
+        protocols=PROTOCOLS,
+        strip=False,
+        strip_comments=True,
+        css_sanitizer=_TextAlignOnly(),
+    )
 
 
 @remembered
@@ -234,7 +326,7 @@ def too_deep(text):
         tag = tag.lower()
         if closing:
             if tag in stack:
-                del stack[len(stack) - 1 - stack[::-1].index(tag):]
+                del stack[len(stack) - 1 - stack[::-1].index(tag) :]
         elif not self_closing and tag not in _VOID:
             stack.append(tag)
             if len(stack) > MAX_NESTING:
@@ -278,4 +370,3 @@ def is_safe_html(text, budget=None, rendered=False):
 def is_safe_svg(text, budget=None):
     """Whether an SVG output is one ``<svg>`` element that passes the policy as it is."""
     return bool(SVG_DOCUMENT.fullmatch(text)) and is_safe_html(text, budget)
-
