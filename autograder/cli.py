@@ -28,7 +28,7 @@ from autograder.course.active import CourseError
 from autograder.files import write_atomic
 from autograder.grading import provenance, report, visibility
 from autograder.grading.submission import SubmissionError
-from autograder.sandbox import isolation, sandbox
+from autograder.sandbox import isolation, isolation_report, sandbox
 from autograder.sandbox.isolation import IsolationError
 
 EXIT_GRADED, EXIT_BELOW, EXIT_CANNOT_GRADE, EXIT_CANNOT_RUN = 0, 1, 2, 3
@@ -259,7 +259,7 @@ def cmd_reproduce(args):
 
 
 def cmd_doctor(args):
-    print("\n".join(isolation.report()))
+    print("\n".join(isolation_report.report()))
     return EXIT_GRADED
 
 

@@ -38,7 +38,7 @@ from autograder.authoring.stubs import stub_source
 from autograder.course.lessons import functions, module_of
 from autograder.course.paths import REFERENCE
 from autograder.grading.runner import grade, warm
-from autograder.sandbox import isolation
+from autograder.sandbox import isolation, isolation_report
 from autograder.sandbox.limits import Limits
 from graphcourse import checks as check_table, zoo
 from solutions import graph as reference
@@ -266,7 +266,7 @@ def grade_hostile(stem):
     hostile = HOSTILES[stem]
     checks = checks_for(hostile)
     if hostile.needs == "full" and isolation.probe()[0] != "full":
-        return {"stem": stem, "skipped": isolation.warning()}
+        return {"stem": stem, "skipped": isolation_report.warning()}
     started = time.monotonic()
     result, error = None, ""
     with recorded_sandbox_folders() as made, surroundings(hostile) as extra:

@@ -22,7 +22,7 @@ import pytest
 
 from autograder.course.lessons import LESSONS, grade_cells
 from autograder.grading.by_lesson import cell_points
-from autograder.pipeline import batch, cohort_report, outputs
+from autograder.pipeline import batch, outputs, terminal_table
 from graphcourse import demo
 from graphcourse.checks import all_checks
 from tests.conftest import ROOT, prepared_course
@@ -205,9 +205,9 @@ def test_cohort_report_and_summary(runs):
     printed = outputs.after_table(runs.first)
     assert not [line for line in printed if line.startswith("missing: ")], "missing hand-ins are counted, not listed"
     assert any(line.endswith("not handed in (- in the table)") for line in printed)
-    assert all(len(line) <= cohort_report.TERMINAL for line in printed), printed
-    table = cohort_report.summary_table(runs.first)
-    assert all(len(line) <= cohort_report.TERMINAL for line in table.splitlines()), table
+    assert all(len(line) <= terminal_table.TERMINAL for line in printed), printed
+    table = terminal_table.summary_table(runs.first)
+    assert all(len(line) <= terminal_table.TERMINAL for line in table.splitlines()), table
     per_lesson = [
         sum(cell_points(c) for c in grade_cells().values() if c.assignment == lesson.assignment) for lesson in LESSONS
     ]

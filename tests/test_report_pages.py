@@ -15,7 +15,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from autograder.course.lessons import LESSONS
-from autograder.pipeline import cohort_report, item_analysis
+from autograder.pipeline import cohort_report, item_analysis, terminal_table
 from autograder.pipeline.cohort_report import Cohort, Entry, Lesson
 from tests.conftest import ROOT
 
@@ -176,7 +176,7 @@ def test_a_report_built_learner_by_learner_keeps_only_their_rows(page):
     assert report.checks_csv() == cohort_report.checks_csv(cohort())
     kept = [entry for entries in report.cohort.learners.values() for entry in entries.values()]
     assert kept and not any(entry.checks or entry.answers or entry.results for entry in kept)
-    assert cohort_report.summary_table(report.cohort) == cohort_report.summary_table(cohort())
+    assert terminal_table.summary_table(report.cohort) == terminal_table.summary_table(cohort())
     with pytest.raises(ValueError, match="student order"):
         report.add("a", {})  # before the learners already added: the item analysis sums in student order
 
@@ -481,11 +481,11 @@ def test_the_terminal_table_fits_100_columns_and_counts_the_remarks():
         long_id: {lessons[0].assignment: Entry("graded", score=7, late_seconds=7200.0, penalty=1.0)},
         "s01": {lesson.assignment: Entry("unreadable", problem="x" * 420) for lesson in lessons},
     }
-    table = cohort_report.summary_table(Cohort(lessons, [], [], learners))
+    table = terminal_table.summary_table(Cohort(lessons, [], [], learners))
     lines = table.splitlines()
-    assert all(len(line) <= cohort_report.TERMINAL for line in lines), table
+    assert all(len(line) <= terminal_table.TERMINAL for line in lines), table
     assert lines[0].split()[:3] == ["learner", "#1", "#2"] and "#6 lesson6_" in table, table
     assert "5 missing, 1 late" in table and "6 unreadable" in table and "x" * 30 not in table
-    assert long_id not in table and long_id[: cohort_report.LEARNER_WIDTH - 1] + "…" in table
-    short = cohort_report.summary_table(cohort())
+    assert long_id not in table and long_id[: terminal_table.LEARNER_WIDTH - 1] + "…" in table
+    short = terminal_table.summary_table(cohort())
     assert short.splitlines()[0].split()[:3] == ["learner", "lesson1", "lesson2"], "names that fit are kept"

@@ -20,7 +20,7 @@ from autograder.grading.measured import SLOW_MARGIN, SLOW_SLACK
 from autograder.grading.runner import Runner, drawn_examples, grade
 from autograder.grading.submission import MAX_CELLS, Chunk, Submission, SubmissionError, load
 from autograder.grading.worked_out import reference_seconds
-from autograder.sandbox import isolation, patience
+from autograder.sandbox import cgroups, patience
 from autograder.sandbox.limits import Limits
 from autograder.sandbox.measure import tree_cpu_seconds
 from autograder.sandbox.sandbox import CHILD, Sandbox, child_script
@@ -392,7 +392,7 @@ def test_cpu_burnt_in_exited_forks_counts():
     assert reply["cpu_seconds"] >= 0.45, reply
 
 
-@pytest.mark.skipif(isolation.cgroup_base() is None, reason="no cgroup can be made here: CPU is read from /proc")
+@pytest.mark.skipif(cgroups.cgroup_base() is None, reason="no cgroup can be made here: CPU is read from /proc")
 def test_cpu_of_children_nobody_waits_for_counts_through_the_cgroup():
     with sandbox_of("IGNORE_CHILDREN = True\n" + BURN_IN_FORKS) as sandbox:
         reply = sandbox.call("backward", [SMALL_GRAPH, SMALL_VALUES], measure_cpu=True)

@@ -4,7 +4,7 @@ import os
 
 from autograder.course.lessons import functions
 from autograder.grading import feedback
-from autograder.sandbox import isolation
+from autograder.sandbox import isolation_report
 
 
 def by_function(grade):
@@ -27,7 +27,7 @@ def overview(grade):
     if problems:
         lines.append("problems while loading your code:")
         lines += [f"  {line}" for line in problems]
-    warning = isolation.warning()
+    warning = isolation_report.warning()
     if warning:
         lines.append(warning)
     return "\n".join(lines)

@@ -71,7 +71,7 @@ from pathlib import Path
 from autograder.course import active
 from autograder.files import sha
 from autograder.nbgrader.course_folder import BatchError, Course, remove
-from autograder.pipeline import cohort_report, collect as download, grade, handins, outputs, pregrading, unchanged
+from autograder.pipeline import collect as download, grade, handins, outputs, pregrading, terminal_table, unchanged
 from autograder.pipeline.feedback_pool import Feedback
 from autograder.pipeline.pool import WORKERS
 from autograder.pipeline.progress import Progress
@@ -214,7 +214,7 @@ def main(argv=None, started=None):
     except BatchError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    printed = [cohort_report.summary_table(cohort), *outputs.after_table(cohort)]
+    printed = [terminal_table.summary_table(cohort), *outputs.after_table(cohort)]
     for line in printed:
         print(line)
     out = Path(args.out)

@@ -6,7 +6,6 @@ only on that data: no clock, no machine names, so a regrade of the same cohort w
 same files. The report's date is data too: the batch passes the day its content last changed.
 """
 
-import collections
 import csv
 import dataclasses
 import functools
@@ -41,7 +40,9 @@ class Entry:
     answers: dict = field(default_factory=dict)  # answer grade id -> passed
     results: dict = field(default_factory=dict)  # results.json in Gradescope's schema
     seconds: float = 0.0  # how long grading this hand-in took; 0 when not known
-    manual: dict = field(default_factory=dict)  # what graders set by hand: {"grades": {cell: {...}}, "comments": {cell: text}}
+    manual: dict = field(
+        default_factory=dict
+    )  # what graders set by hand: {"grades": {cell: {...}}, "comments": {cell: text}}
     untouched: bool = False  # the release notebook handed back with none of its code changed
 
 
@@ -88,74 +89,6 @@ def remarks(cohort, student):
             cost = f", -{entry.penalty:g} points" if entry.penalty else ""
             said.append(f"{lesson.assignment} late by {timestamps.duration(entry.late_seconds)}{cost}")
     return "; ".join(said)
-
-
-TERMINAL = 100  # columns the terminal table fits in
-LEARNER_WIDTH = 24  # a longer learner id is cut, with "…", in the terminal table (the report and the CSVs hold it whole)
-NOTES_WIDTH = 16  # the least room the notes column gets before the lessons' headers are numbered
-
-
-def clip(text, width):
-    """``text`` cut to ``width`` characters, its last one "…" when something was cut."""
-    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
-
-
-def counted(cohort, student):
-    """A learner's remarks as counts, for the terminal: "2 missing, 1 late, 1 by hand" (the report says which)."""
-    kinds = collections.Counter()
-    for lesson in cohort.lessons:
-        entry = cohort.entry(student, lesson.assignment)
-        kinds[entry.status if entry.status in ("missing", "unreadable") else "untouched" if entry.untouched else ""] += 1
-        kinds["late"] += entry.late_seconds > 0
-        kinds["by hand"] += bool(entry.manual.get("grades"))
-    return ", ".join(f"{kinds[kind]} {kind}" for kind in ("missing", "unreadable", "untouched", "late", "by hand")
-                     if kinds[kind])
-
-
-def summary_table(cohort, width=TERMINAL):
-    """The plain-text table printed at the end of a batch, no line longer than ``width``.
-
-    One row per learner: each lesson's score ("-": not handed in), the total, and the learner's
-    remarks counted ("1 missing, 1 late"); cohort_report.html and checks.csv say which and why. When
-    the lessons' names do not leave room, their columns are headed #1, #2, ... and a key follows.
-    """
-    names = [lesson.assignment for lesson in cohort.lessons]
-    rows = []
-    for student in sorted(cohort.learners):
-        cells = [clip(student, LEARNER_WIDTH)]
-        for lesson in cohort.lessons:
-            entry = cohort.entry(student, lesson.assignment)
-            cells.append("-" if entry.status == "missing" else f"{_g(entry.score)}/{_g(lesson.max_score)}")
-        cells += [f"{_g(cohort.total(student))}/{_g(cohort.max_total)}", counted(cohort, student)]
-        rows.append(cells)
-
-    def widths(headers):
-        return [max(len(r[i]) for r in [headers] + rows) for i in range(len(headers) - 1)]
-
-    headers = ["learner", *names, "total", "notes"]
-    key = []
-    if sum(widths(headers)) + 2 * (len(headers) - 1) + NOTES_WIDTH > width:
-        headers = ["learner", *(f"#{number}" for number in range(1, len(names) + 1)), "total", "notes"]
-        key = _wrapped([f"#{number} {name}" for number, name in enumerate(names, start=1)], width)
-    fixed = widths(headers)
-    room = max(len("notes"), width - sum(fixed) - 2 * len(fixed))
-    lines = []
-    for row in [headers] + rows:
-        cells = [cell.ljust(w) for cell, w in zip(row, fixed)] + [clip(row[-1], room)]
-        lines.append("  ".join(cells).rstrip())
-    lines.insert(1, "  ".join(["-" * w for w in fixed] + ["-" * min(room, max(len(r[-1]) for r in [headers] + rows))]))
-    return "\n".join(lines + key)
-
-
-def _wrapped(parts, width):
-    """``parts`` joined by two spaces into lines of at most ``width``."""
-    lines = [""]
-    for part in parts:
-        part = clip(part, width)
-        if lines[-1] and len(lines[-1]) + 2 + len(part) > width:
-            lines.append("")
-        lines[-1] = f"{lines[-1]}  {part}" if lines[-1] else part
-    return lines
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet may take for the start of a formula
@@ -240,11 +173,18 @@ def learner_rows(cohort):
             if entry.status == "missing":
                 cells.append(None)
             else:
-                cells.append({"href": feedback_link(student, lesson), "score": f"{_g(entry.score)}/{_g(lesson.max_score)}"})
-        rows.append({"student": student, "cells": cells, "total": f"{_g(cohort.total(student))}/{_g(cohort.max_total)}",
-                     "seconds": _seconds(seconds) if seconds > 0 else ""})
+                cells.append(
+                    {"href": feedback_link(student, lesson), "score": f"{_g(entry.score)}/{_g(lesson.max_score)}"}
+                )
+        rows.append(
+            {
+                "student": student,
+                "cells": cells,
+                "total": f"{_g(cohort.total(student))}/{_g(cohort.max_total)}",
+                "seconds": _seconds(seconds) if seconds > 0 else "",
+            }
+        )
     return rows
-
 
 
 class Report:
@@ -264,8 +204,16 @@ class Report:
         self._who = {}  # (misconception, function): the learners who showed it, in student order
         self._items = item_analysis.Items(self.cohort.checks, self.cohort.answers)
         self._csv = io.StringIO()
-        self._csv.write(csv_text([["student_id"] + [c for c, _f, _p in self.cohort.checks] + self.cohort.answers
-                                  + ["graded_by_hand", "problems"]]))
+        self._csv.write(
+            csv_text(
+                [
+                    ["student_id"]
+                    + [c for c, _f, _p in self.cohort.checks]
+                    + self.cohort.answers
+                    + ["graded_by_hand", "problems"]
+                ]
+            )
+        )
 
     @classmethod
     def of(cls, cohort):
@@ -279,9 +227,13 @@ class Report:
         """One learner's {assignment: Entry}, records included; keeps their row, never the records."""
         cohort = self.cohort
         if cohort.learners and student <= next(reversed(cohort.learners)):
-            raise ValueError(f"learners must come in student order: {student!r} after {next(reversed(cohort.learners))!r}")
-        cohort.learners[student] = {assignment: dataclasses.replace(entry, checks=[], answers={}, results={})
-                                    for assignment, entry in entries.items()}
+            raise ValueError(
+                f"learners must come in student order: {student!r} after {next(reversed(cohort.learners))!r}"
+            )
+        cohort.learners[student] = {
+            assignment: dataclasses.replace(entry, checks=[], answers={}, results={})
+            for assignment, entry in entries.items()
+        }
         earned, answered, named = {}, {}, set()
         for entry in entries.values():
             earned.update({c["id"]: c["score"] for c in entry.checks})
@@ -298,7 +250,9 @@ class Report:
         self._items.add(student, entries, cohort.total(student))
         row = [student] + [_g(earned[c]) if c in earned else "" for c, _f, _p in cohort.checks]
         row += ["" if a not in answered else ("1" if answered[a] else "0") for a in cohort.answers]
-        self._csv.write(csv_text([row + [" | ".join(by_hand(cohort, student)), " | ".join(problems_of(cohort, student))]]))
+        self._csv.write(
+            csv_text([row + [" | ".join(by_hand(cohort, student)), " | ".join(problems_of(cohort, student))]])
+        )
 
     def checks_csv(self):
         """checks.csv's text: the header and every learner's row added so far."""
@@ -317,10 +271,19 @@ class Report:
         """[{lesson, handed_in, mean, max}]: each lesson's mean score over the learners who handed it in."""
         cohort, rows = self.cohort, []
         for lesson in cohort.lessons:
-            scores = [cohort.entry(s, lesson.assignment).score for s in sorted(cohort.learners)
-                      if cohort.entry(s, lesson.assignment).status != "missing"]
-            rows.append({"lesson": lesson.assignment, "handed_in": len(scores), "max": _g(lesson.max_score),
-                         "mean": f"{statistics.mean(scores):.1f}" if scores else "–"})
+            scores = [
+                cohort.entry(s, lesson.assignment).score
+                for s in sorted(cohort.learners)
+                if cohort.entry(s, lesson.assignment).status != "missing"
+            ]
+            rows.append(
+                {
+                    "lesson": lesson.assignment,
+                    "handed_in": len(scores),
+                    "max": _g(lesson.max_score),
+                    "mean": f"{statistics.mean(scores):.1f}" if scores else "–",
+                }
+            )
         return rows
 
     def page_data(self, title="Cohort report", course="", date=""):
@@ -332,13 +295,23 @@ class Report:
         totals = [cohort.total(s) for s in sorted(cohort.learners)]
         summary = None
         if totals:
-            summary = {"learners": len(totals), "max": _g(cohort.max_total), "mean": f"{statistics.mean(totals):.1f}",
-                       "median": _g(statistics.median(totals)), "lowest": _g(min(totals)), "highest": _g(max(totals))}
+            summary = {
+                "learners": len(totals),
+                "max": _g(cohort.max_total),
+                "mean": f"{statistics.mean(totals):.1f}",
+                "median": _g(statistics.median(totals)),
+                "lowest": _g(min(totals)),
+                "highest": _g(max(totals)),
+            }
         rates = self.check_rates()
-        hardest = sorted((r for r in rates if r[4]), key=lambda r: (r[3] / r[4], r[0]))  # a check nobody tried is not hard
+        hardest = sorted(
+            (r for r in rates if r[4]), key=lambda r: (r[3] / r[4], r[0])
+        )  # a check nobody tried is not hard
         untried = [r[0] for r in rates if not r[4]]
         items = self._items.rows()
-        flagged = {flag: [row for row in items if row["flag"] == flag] for flag in ("all_pass", "all_fail", "low", "negative")}
+        flagged = {
+            flag: [row for row in items if row["flag"] == flag] for flag in ("all_pass", "all_fail", "low", "negative")
+        }
         learners = learner_rows(cohort)
         return {
             "title": title,
@@ -347,18 +320,24 @@ class Report:
             "summary": summary,
             "lesson_means": self.lesson_means(),
             "untried": untried,
-            "by_hand": [{"student": s, "said": by_hand(cohort, s)} for s in sorted(cohort.learners) if by_hand(cohort, s)],
+            "by_hand": [
+                {"student": s, "said": by_hand(cohort, s)} for s in sorted(cohort.learners) if by_hand(cohort, s)
+            ],
             "histogram": charts.histogram(distribution(cohort)),
-            "pass_rates": charts.pass_rates([(c, passed, tried, cohort.rules.get(c, ""))
-                                             for c, _f, _p, passed, tried in hardest]),
+            "pass_rates": charts.pass_rates(
+                [(c, passed, tried, cohort.rules.get(c, "")) for c, _f, _p, passed, tried in hardest]
+            ),
             "items": items,
             "flagged": flagged,
             "min_learners": item_analysis.MIN_LEARNERS,
             "low_index": item_analysis.LOW_INDEX,
             "index_sentence": item_analysis.INDEX_SENTENCE,
             "misconceptions": self.misconceptions(),
-            "flagged_learners": [{"student": s, "remarks": remarks(cohort, s), "problems": problems_of(cohort, s)}
-                                 for s in sorted(cohort.learners) if remarks(cohort, s) or problems_of(cohort, s)],
+            "flagged_learners": [
+                {"student": s, "remarks": remarks(cohort, s), "problems": problems_of(cohort, s)}
+                for s in sorted(cohort.learners)
+                if remarks(cohort, s) or problems_of(cohort, s)
+            ],
             "unattributed": [n for n in cohort.notes if not any(n.startswith(f"{s}/") for s in cohort.learners)],
             "lessons": [lesson.assignment for lesson in cohort.lessons],
             "learners": learners,

@@ -8,7 +8,7 @@ from autograder.course.lessons import LESSONS, function_of
 from autograder.files import sha, write_if_changed
 from autograder.grading import cellgrades
 from autograder.nbgrader import hidden_checks, manual_grades
-from autograder.pipeline import cohort_report, timestamps
+from autograder.pipeline import cohort_report, terminal_table, timestamps
 from autograder.pipeline.ledger import Ledger
 from autograder.pipeline.pregrading import seconds_of
 
@@ -205,13 +205,13 @@ def missing_report(cohort):
 NOTES_SHOWN = 10  # notes on skipped inputs printed under the table; the report and checks.csv hold every one
 
 
-def after_table(cohort, width=cohort_report.TERMINAL):
+def after_table(cohort, width=terminal_table.TERMINAL):
     """The lines printed under the table, none longer than ``width``: the notes on skipped inputs (the first
     NOTES_SHOWN), then the late and unreadable hand-ins; missing ones are counted (the table shows them as "-")."""
     lines = missing_report(cohort)
     missing = sum(line.startswith("missing: ") for line in lines)
     said = cohort.notes[:NOTES_SHOWN] + [line for line in lines if not line.startswith("missing: ")]
-    shown = [cohort_report.clip(line, width) for line in said]
+    shown = [terminal_table.clip(line, width) for line in said]
     if len(cohort.notes) > NOTES_SHOWN:
         shown.insert(NOTES_SHOWN, f"... and {len(cohort.notes) - NOTES_SHOWN} note(s) more")
     if missing:

@@ -56,7 +56,7 @@ from autograder.course.paths import REFERENCE, ROOT
 from autograder.grading import prepared
 from autograder.grading.runner import Runner, grade
 from autograder.grading.submission import Chunk, Submission
-from autograder.sandbox import isolation
+from autograder.sandbox import cgroups, isolation
 from autograder.sandbox.sandbox import Sandbox
 from autograder.tools import cohorts, first_run, marked, otter, stock
 from autograder.tools.bench_targets import (  # the summary and its targets, as make bench prints them
@@ -221,9 +221,7 @@ def fresh_figures(work):
 
 def hidden_check_figures():
     print("\n== the hidden checks on their own")
-    print(
-        f"sandbox: {isolation.probe()[0]}; CPU time counted {'by cgroup' if isolation.cgroup_base() else 'from /proc'}"
-    )
+    print(f"sandbox: {isolation.probe()[0]}; CPU time counted {'by cgroup' if cgroups.cgroup_base() else 'from /proc'}")
     print(f"child start (isolated, code loaded): {child_start_seconds() * 1000:.1f} ms")
     print(f"small call round trip (median of 500): {small_call_seconds() * 1e6:.0f} us")
     first = grade(
