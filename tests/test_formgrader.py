@@ -7,6 +7,7 @@ stops it. tests/e2e/ opens it in a browser.
 
 import json
 import os
+import pty
 import shutil
 import signal
 import socket
@@ -144,6 +145,9 @@ def test_the_formgrader_shows_roster_names_without_noise_and_stops_on_one_sigint
     assert roster.main([str(path), "--out", str(graded_folder)]) == 0
     port, token = free_port(), "formgrader-test-token"
     log = tmp_path / "formgrader.log"
+    # A terminal on its input, as when an instructor starts it: Jupyter takes Ctrl+C itself only from a terminal
+    # (without one, Python's KeyboardInterrupt lands wherever the server happens to be, which may swallow it).
+    terminal, terminal_end = pty.openpty()
     with open(log, "w", encoding="utf-8") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "autograder.pipeline.formgrader", "--out", str(graded_folder), "--port", str(port)],
@@ -151,7 +155,7 @@ def test_the_formgrader_shows_roster_names_without_noise_and_stops_on_one_sigint
             env=dict(os.environ, JUPYTER_TOKEN=token),
             stdout=out,
             stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
+            stdin=terminal_end,
             start_new_session=True,
         )
     base = f"http://127.0.0.1:{port}"
@@ -188,6 +192,8 @@ def test_the_formgrader_shows_roster_names_without_noise_and_stops_on_one_sigint
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+        os.close(terminal)
+        os.close(terminal_end)
     printed = log.read_text(encoding="utf-8")
     assert f"formgrader: {base}/formgrader?token={token}" in printed
     assert "Unwritable" not in printed and "not serializable" not in printed, printed

@@ -52,6 +52,25 @@ def learner_code_ran():
 _RUNNING = {}  # id(sandbox) -> sandbox, for every sandbox of this process whose child runs
 
 
+GONE_SECONDS = 5.0  # how long close waits for the processes it killed to end
+
+
+def gone(pids, seconds=GONE_SECONDS):
+    """Wait until none of ``pids`` runs any more (ended, or a zombie). A PID namespace's processes all die with its
+    first one, but the kernel kills them as that one exits, not before its parent has been told: without this wait,
+    a process that left its session could still be running, for a moment, after close returned."""
+    deadline = time.monotonic() + seconds
+    for pid in pids:
+        while time.monotonic() < deadline:
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as stat:
+                    if stat.read().rsplit(b")", 1)[1].split()[0] == b"Z":
+                        break
+            except (OSError, IndexError):
+                break
+            time.sleep(0.005)
+
+
 def close_all():
     """Close every sandbox of this process whose child still runs (killing all it started); how many there were.
 
@@ -167,7 +186,8 @@ class Sandbox:
         if self._load_mark is not None:
             measure.memory_since(self._load_mark)  # a v2 mark holds a descriptor: read it, and so close it
             self._load_mark = None
-        self._waited += patience.waited(tree_pids(proc.pid))  # read before the kill: the budget yields to it
+        tree = tree_pids(proc.pid)
+        self._waited += patience.waited(tree)  # read before the kill: the budget yields to it
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -176,6 +196,7 @@ class Sandbox:
             self._group.kill()
         isolation.sweep(self._folder)
         proc.wait()
+        gone(tree)
         for fd in (self._channel.read_fd, self._channel.write_fd):
             try:
                 os.close(fd)
