@@ -51,7 +51,8 @@ def output_chars(output):
     return sum(_length(value) for key, value in output.items() if key not in NOT_SHOWN)
 
 
-def _text(value):
+def notebook_text(value):
+    """A notebook string (a str, or a list of str as nbformat allows), or None."""
     if isinstance(value, str):
         return value
     if isinstance(value, list) and all(isinstance(part, str) for part in value):
@@ -130,10 +131,10 @@ def _cut(output, most):
     if isinstance(output, _Merged):
         return output.output(most)
     if _stream_name(output) is not None:
-        return {**output, "text": _text(output["text"])[:most]}
+        return {**output, "text": notebook_text(output["text"])[:most]}
     data = output.get("data") if isinstance(output, dict) else None
-    if isinstance(data, dict) and list(data) == ["text/plain"] and _text(data["text/plain"]) is not None:
-        return {**output, "data": {"text/plain": _text(data["text/plain"])[:most]}, "metadata": {}}
+    if isinstance(data, dict) and list(data) == ["text/plain"] and notebook_text(data["text/plain"]) is not None:
+        return {**output, "data": {"text/plain": notebook_text(data["text/plain"])[:most]}, "metadata": {}}
     return None
 
 

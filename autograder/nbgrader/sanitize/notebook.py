@@ -8,7 +8,7 @@ import re
 import nbformat
 from nbconvert.preprocessors import Preprocessor
 
-from autograder.nbgrader.capped_outputs import cap_notebook
+from autograder.nbgrader.capped_outputs import cap_notebook, notebook_text
 from autograder.nbgrader.sanitize.markdown import safe_markdown, shown_safely
 from autograder.nbgrader.sanitize.policy import Budget, clean_html, is_safe_html, is_safe_svg, too_deep
 
@@ -21,15 +21,6 @@ OUTPUT_TYPES = ("stream", "display_data", "execute_result", "error")
 ONE_WORD = re.compile(r"[A-Za-z0-9_.:+#-]{1,64}")
 
 
-def _text(value):
-    """A notebook string (a str, or a list of str as nbformat allows), or None."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list) and all(isinstance(part, str) for part in value):
-        return "".join(value)
-    return None
-
-
 def _count(value):
     return value if type(value) is int else None
 
@@ -40,7 +31,7 @@ def _safe_output(output, budget):
         return None
     kind = output["output_type"]
     if kind == "stream":
-        text = _text(output.get("text"))
+        text = notebook_text(output.get("text"))
         name = output.get("name") if output.get("name") in ("stdout", "stderr") else "stdout"
         return nbformat.from_dict({"output_type": "stream", "name": name, "text": text or ""})
     if kind == "error":
@@ -49,15 +40,15 @@ def _safe_output(output, budget):
         return nbformat.from_dict(
             {
                 "output_type": "error",
-                "ename": _text(output.get("ename")) or "",
-                "evalue": _text(output.get("evalue")) or "",
+                "ename": notebook_text(output.get("ename")) or "",
+                "evalue": notebook_text(output.get("evalue")) or "",
                 "traceback": lines,
             }
         )
     data = output.get("data") if isinstance(output.get("data"), dict) else {}
     kept, removed = {}, []
     for mimetype, value in data.items():
-        text = _text(value)
+        text = notebook_text(value)
         if mimetype in KEPT_OUTPUT_DATA and text is not None:
             kept[mimetype] = text
         elif mimetype == "text/html" and text is not None and is_safe_html(text, budget):
@@ -115,7 +106,7 @@ def sanitize_cell(cell, budget=None):
     before = copy.deepcopy(cell)
     _safe_metadata(cell)
     kind = cell.get("cell_type")
-    source = _text(cell.get("source"))
+    source = notebook_text(cell.get("source"))
     if kind == "markdown":
         attachments = cell.get("attachments")
         if isinstance(attachments, dict):
