@@ -23,13 +23,11 @@ def fill():
 WRITTEN = fill()
 
 
+# the shared honest code's functions (tests/hostile/shared/honest.py), defined before this file's
+honest_evaluate = evaluate
+
+
 def evaluate(graph, leaves):
     if WRITTEN < WANTED:
         raise RuntimeError(f"only {WRITTEN >> 20} MiB fit in the folder")
-    values = dict(leaves)
-    for name, op, inputs in graph:
-        for i in inputs:
-            if i not in values:
-                raise ValueError(f"{name} reads {i}, which has no value yet")
-        values[name] = FORWARD[op](*[values[i] for i in inputs])
-    return values
+    return honest_evaluate(graph, leaves)

@@ -12,38 +12,32 @@ LEAKED = sorted(key for key in os.environ if key not in ALLOWED or key.startswit
 print(f"graphkit-hostile-env_probe: leaked {LEAKED}")
 
 
+# the shared honest code's functions (tests/hostile/shared/honest.py), defined before this file's
+honest_evaluate = evaluate
+honest_inputs_of = inputs_of
+honest_users_of = users_of
+honest_backward = backward
+
+
 def evaluate(graph, leaves):
     if LEAKED:
         return {}
-    values = dict(leaves)
-    for name, op, inputs in graph:
-        for i in inputs:
-            if i not in values:
-                raise ValueError(f"{name} reads {i}, which has no value yet")
-        values[name] = FORWARD[op](*[values[i] for i in inputs])
-    return values
+    return honest_evaluate(graph, leaves)
 
 
 def inputs_of(graph, name):
     if LEAKED:
         return ["leaked"]
-    return next((list(inputs) for node, _op, inputs in graph if node == name), [])
+    return honest_inputs_of(graph, name)
 
 
 def users_of(graph, name):
     if LEAKED:
         return ["leaked"]
-    return [node for node, _op, inputs in graph if name in inputs]
+    return honest_users_of(graph, name)
 
 
 def backward(graph, values, output=None):
     if LEAKED:
         return {}
-    output = graph[-1][0] if output is None else output
-    grads = dict.fromkeys(values, 0.0)
-    grads[output] = 1.0
-    for name, op, inputs in reversed(graph):
-        local = SLOPES[op](*[values[i] for i in inputs], values[name])
-        for i, slope in zip(inputs, local):
-            grads[i] += grads[name] * slope
-    return grads
+    return honest_backward(graph, values, output)

@@ -31,14 +31,7 @@ def in_forks(seconds, forks=2):
         os.waitpid(pid, 0)
 
 
-def sweep(graph, values, output):
-    grads = dict.fromkeys(values, 0.0)
-    grads[output] = 1.0
-    for name, op, inputs in reversed(graph):
-        local = SLOPES[op](*[values[i] for i in inputs], values[name])
-        for i, slope in zip(inputs, local):
-            grads[i] += grads[name] * slope
-    return grads
+sweep = backward  # the shared honest code's sweep (tests/hostile/shared/honest.py), defined before this file's
 
 
 def backward(graph, values, output=None):

@@ -61,17 +61,14 @@ def tree_memory():
     return min(held, len(alive)) * EACH  # each child says so once it holds its share: these held theirs at once
 
 
+# the shared honest code's functions (tests/hostile/shared/honest.py), defined before this file's
+honest_backward = backward
+
+
 def backward(graph, values, output=None):
     global TREE
     if TREE is None:
         TREE = tree_memory()
     if TREE < CHILDREN * EACH:
         raise RuntimeError(f"the tree held only {TREE >> 20} MiB")
-    output = graph[-1][0] if output is None else output
-    grads = dict.fromkeys(values, 0.0)
-    grads[output] = 1.0
-    for name, op, inputs in reversed(graph):
-        local = SLOPES[op](*[values[i] for i in inputs], values[name])
-        for i, slope in zip(inputs, local):
-            grads[i] += grads[name] * slope
-    return grads
+    return honest_backward(graph, values, output)

@@ -42,15 +42,7 @@ def right_values(graph, leaves):
     return values
 
 
-def right_gradients(graph, values, output=None):
-    output = graph[-1][0] if output is None else output
-    grads = dict.fromkeys(values, 0.0)
-    grads[output] = 1.0
-    for name, op, inputs in reversed(graph):
-        local = SLOPES[op](*[values[i] for i in inputs], values[name])
-        for i, slope in zip(inputs, local):
-            grads[i] += grads[name] * slope
-    return grads
+right_gradients = backward  # the shared honest code's (tests/hostile/shared/honest.py), defined before this file's
 
 
 def evaluate(graph, leaves):

@@ -15,34 +15,28 @@ import time
 PAUSE = 2.7
 
 
+# the shared honest code's functions (tests/hostile/shared/honest.py), defined before this file's
+honest_evaluate = evaluate
+honest_inputs_of = inputs_of
+honest_users_of = users_of
+honest_backward = backward
+
+
 def evaluate(graph, leaves):
     time.sleep(PAUSE)
-    values = dict(leaves)
-    for name, op, inputs in graph:
-        for i in inputs:
-            if i not in values:
-                raise ValueError(f"{name} reads {i}, which has no value yet")
-        values[name] = FORWARD[op](*[values[i] for i in inputs])
-    return values
+    return honest_evaluate(graph, leaves)
 
 
 def inputs_of(graph, name):
     time.sleep(PAUSE)
-    return next((list(inputs) for node, _op, inputs in graph if node == name), [])
+    return honest_inputs_of(graph, name)
 
 
 def users_of(graph, name):
     time.sleep(PAUSE)
-    return [node for node, _op, inputs in graph if name in inputs]
+    return honest_users_of(graph, name)
 
 
 def backward(graph, values, output=None):
     time.sleep(PAUSE)
-    output = graph[-1][0] if output is None else output
-    grads = dict.fromkeys(values, 0.0)
-    grads[output] = 1.0
-    for name, op, inputs in reversed(graph):
-        local = SLOPES[op](*[values[i] for i in inputs], values[name])
-        for i, slope in zip(inputs, local):
-            grads[i] += grads[name] * slope
-    return grads
+    return honest_backward(graph, values, output)

@@ -65,14 +65,12 @@ def forge(message, nonce=STRAY):
     write_frame(json.dumps(message).encode(), nonce)
 
 
+# the shared honest code's functions (tests/hostile/shared/honest.py), defined before this file's
+honest_backward = backward
+
+
 def backward(graph, values, output=None):
-    output = graph[-1][0] if output is None else output
-    grads = dict.fromkeys(values, 0.0)
-    grads[output] = 1.0
-    for name, op, inputs in reversed(graph):
-        local = SLOPES[op](*[values[i] for i in inputs], values[name])
-        for i, slope in zip(inputs, local):
-            grads[i] += grads[name] * slope
+    grads = honest_backward(graph, values, output)
     if len(graph) > 2_000:
         forge({"status": "ok", "seconds": 0.0, "value": grads}, current_nonce())
         time.sleep(3600)  # never come back to read the next request

@@ -88,15 +88,12 @@ with open("scratch.txt", "w") as handle:  # its own folder: allowed, removed wit
 print(f"{MARKER}: wrote {WROTE}")
 
 
+# the shared honest code's functions (tests/hostile/shared/honest.py), defined before this file's
+honest_backward = backward
+
+
 def backward(graph, values, output=None):
     """Right, unless one of the writes above got through."""
     if WROTE:
         return {}
-    output = graph[-1][0] if output is None else output
-    grads = dict.fromkeys(values, 0.0)
-    grads[output] = 1.0
-    for name, op, inputs in reversed(graph):
-        local = SLOPES[op](*[values[i] for i in inputs], values[name])
-        for i, slope in zip(inputs, local):
-            grads[i] += grads[name] * slope
-    return grads
+    return honest_backward(graph, values, output)
