@@ -1,19 +1,23 @@
 """The pages that describe the course describe the one the bundle ships: its lessons, modules and tasks.
 
 Everything is derived from exercises/tasks.py (written by `make stubs`) and the lesson sources, so
-a lesson, task or module added or removed makes these tests name the page and the line to fix.
+a lesson, task or module added or removed makes these tests name the page and the line to fix. The README
+the kit writes for a course without one of its own is held to the same tables.
 """
 
 import re
 
 import pytest
 
+from autograder.authoring.learner_readme import readme
 from autograder.course.lessons import LESSONS, read_lesson
 from exercises.tasks import TASKS
 from tests.conftest import ROOT
 
-PAGES = ("learner/README.md", "docs/learners.md", "docs/instructors.md")
-MAKEFILES = ("learner/Makefile", "Makefile")
+README = "graphcourse/learner/README.md"  # the graph course's own README for its bundle
+GENERATED = "README.md the kit writes"  # what a course without a README of its own gets
+PAGES = (README, "docs/learners.md", "docs/instructors.md")
+MAKEFILES = ("graphcourse/learner/Makefile", "autograder/authoring/skeleton/Makefile", "Makefile")
 NUMBERS = {
     word: number
     for number, word in enumerate(
@@ -71,6 +75,7 @@ def texts():
     return {
         **{page: (ROOT / page).read_text(encoding="utf-8") for page in PAGES},
         **{path: help_lines(path) for path in MAKEFILES},
+        GENERATED: readme(ROOT / "solutions", ROOT / "notebooks"),
     }
 
 
@@ -118,7 +123,7 @@ def names(cell):
     return [name.split("(")[0].split("/")[-1] for name in re.findall(r"`([^`]+)`", cell)]
 
 
-@pytest.mark.parametrize("where", PAGES + MAKEFILES)
+@pytest.mark.parametrize("where", (*PAGES, *MAKEFILES, GENERATED))
 def test_no_page_names_a_count_or_task_that_is_not_the_courses(where):
     assert wrong_claims(texts()[where]) == [], where
 
@@ -129,7 +134,7 @@ def test_the_counts_are_the_bundles():
     assert {module for lesson in COURSE for module in lesson["modules"]} == set(TASKS.values())
 
 
-@pytest.mark.parametrize("page", ["learner/README.md", "docs/learners.md"])
+@pytest.mark.parametrize("page", [README, "docs/learners.md", GENERATED])
 def test_the_lesson_table_is_the_course(page):
     """The table of lessons gives every lesson in order, with its notebook, its tasks and its module."""
     rows = table(texts()[page], "lesson")
@@ -141,23 +146,25 @@ def test_the_lesson_table_is_the_course(page):
         assert [name[:-3] for name in names(row[3])] == lesson["modules"], row
 
 
-@pytest.mark.parametrize("page", ["learner/README.md", "docs/learners.md"])
+@pytest.mark.parametrize("page", [README, "docs/learners.md"])
 def test_the_task_table_lists_every_task_in_lesson_order(page):
     rows = table(texts()[page], "task")
     assert [names(row[0])[0] for row in rows] == list(TASKS), page
 
 
-def test_the_readme_says_what_to_hand_in_for_every_lesson():
+@pytest.mark.parametrize("page", [README, GENERATED])
+def test_the_readme_says_what_to_hand_in_for_every_lesson(page):
     """The bundle's README: one row per lesson, naming its notebook and each module its tasks are in."""
-    rows = [row for row in table(texts()["learner/README.md"], "lesson") if len(row) == 2]
+    rows = [row for row in table(texts()[page], "lesson") if len(row) == 2]
     assert [row[0] for row in rows] == [str(lesson["number"]) for lesson in COURSE]
     for row, lesson in zip(rows, COURSE):
         said = names(row[1])
         assert said[0] == lesson["notebook"] and [name[:-3] for name in said[1:]] == lesson["modules"], row
 
 
-def test_every_module_and_task_is_named_in_the_bundles_readme():
-    text = texts()["learner/README.md"]
+@pytest.mark.parametrize("page", [README, GENERATED])
+def test_every_module_and_task_is_named_in_the_bundles_readme(page):
+    text = texts()[page]
     for task in TASKS:
         assert f"`{task}" in text, task
     for module in set(TASKS.values()):

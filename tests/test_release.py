@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from autograder.authoring import release
+from autograder.authoring import learner_files, release
+from autograder.authoring.learner_readme import readme
 from autograder.authoring.release import ReleaseError
 from autograder.course.lessons import LESSONS
 from autograder.course.paths import reference_modules
@@ -128,13 +129,16 @@ CANARY_COHORT = tuple(
 
 # The kit's notebook reader is public by design: make stubs copies it, as it is, to exercises/notebook.py.
 PUBLIC_READER = Path("autograder") / "course" / "cells.py"
+# The learner files are public by design too: the kit's skeleton and the graph course's own.
+COURSE_LEARNER = learner_files.course_learner_folder(ROOT)
+PUBLIC_FOLDERS = (learner_files.SKELETON.relative_to(ROOT), COURSE_LEARNER.relative_to(ROOT))
 
 
 def plant_canaries(copy):
     """Plant the canary in the copy; return {planted file: how many times}."""
     planted = {}
     for path in sorted([*(copy / "autograder").rglob("*.py"), *(copy / "graphcourse").rglob("*.py")]):
-        if path == copy / PUBLIC_READER:
+        if path == copy / PUBLIC_READER or any(path.is_relative_to(copy / folder) for folder in PUBLIC_FOLDERS):
             continue
         kind = {"checks": "checks", "zoo": "zoo"}.get(path.parent.name, "autograder")
         path.write_text(path.read_text(encoding="utf-8") + f"\n# {CANARY}-{kind}\n", encoding="utf-8")
@@ -502,12 +506,13 @@ def test_stale_source_notebook_stops_the_build(tmp_path):
 
 def test_learner_conftest_uses_the_kits_plugin():
     """The learner conftest and the kit's load the same public plugin, so --impl and Hypothesis settings agree."""
-    for path in (ROOT / "conftest.py", ROOT / "learner" / "conftest.py"):
+    for path in (ROOT / "conftest.py", COURSE_LEARNER / "conftest.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         plugins = [n.value for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "pytest_plugins"]
         assert len(plugins) == 1 and ast.literal_eval(plugins[0]) == ["exercises.pytest_impl"], path
-    text = (ROOT / "learner" / "conftest.py").read_text(encoding="utf-8")
-    assert not release.PRIVATE_IMPORT.search(text) and "solutions" not in text
+    for path in (COURSE_LEARNER / "conftest.py", learner_files.SKELETON / "conftest.py"):
+        text = path.read_text(encoding="utf-8")
+        assert not release.PRIVATE_IMPORT.search(text) and "solutions" not in text, path
 
 
 def test_learner_pytest_config_and_requirements_match_the_kit():
@@ -515,10 +520,10 @@ def test_learner_pytest_config_and_requirements_match_the_kit():
     tomllib = pytest.importorskip("tomllib")
     kit = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     kit_markers = {m.split(":")[0] for m in kit["tool"]["pytest"]["ini_options"]["markers"] if m.startswith("task_")}
-    ini = (ROOT / "learner" / "pytest.ini").read_text(encoding="utf-8")
+    ini = (COURSE_LEARNER / "pytest.ini").read_text(encoding="utf-8")
     assert set(re.findall(r"^\s+(task_\w+):", ini, re.MULTILINE)) == kit_markers
     assert "testpaths = exercises/tests" in ini and "--strict-markers" in ini
-    wanted = [line.strip() for line in (ROOT / "learner" / "requirements.txt").read_text().splitlines()]
+    wanted = [line.strip() for line in (COURSE_LEARNER / "requirements.txt").read_text().splitlines()]
     wanted = [line for line in wanted if line and not line.startswith("#")]
     assert {re.split(r"[<>=]", w)[0] for w in wanted} == {
         "pytest",
@@ -531,13 +536,16 @@ def test_learner_pytest_config_and_requirements_match_the_kit():
         "anywidget",
     }
     assert set(wanted) <= set(kit["project"]["dependencies"])
+    generic = (learner_files.SKELETON / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    generic = {line.strip() for line in generic if line.strip() and not line.startswith("#")}
+    assert generic <= set(wanted), "the kit's skeleton asks for what every course's bundle needs, and no more"
 
 
 def test_public_workflow_runs_the_public_tests_on_every_push():
     """The workflow runs on push, on Python 3.11, installs the requirements and runs pytest exercises/tests."""
     import yaml  # jupyterlab brings PyYAML: a missing one must fail here, not skip
 
-    flow = yaml.safe_load((ROOT / "learner" / ".github" / "workflows" / "public-tests.yml").read_text())
+    flow = yaml.safe_load((learner_files.SKELETON / ".github" / "workflows" / "public-tests.yml").read_text())
     triggers = flow.get("on", flow.get(True))  # YAML 1.1 reads a bare `on` key as True
     assert "push" in triggers
     (job,) = flow["jobs"].values()
@@ -549,15 +557,38 @@ def test_public_workflow_runs_the_public_tests_on_every_push():
 
 
 @pytest.mark.skipif(not shutil.which("make"), reason="make is not installed")
-def test_learner_makefile_check_selects_task_and_implementation():
+def test_learner_makefile_check_selects_task_and_implementation(tmp_path):
     """`make check TASK=backward IMPL=notebooks` runs pytest on exercises/tests with -m task_backward
-    --impl=notebooks."""
-    dry = run(["make", "-n", "check", "TASK=backward", "IMPL=notebooks"], ROOT / "learner")
+    --impl=notebooks; the kit's skeleton's Makefile selects a task alike."""
+    for name, data in learner_files.learner_files(ROOT, ROOT / "solutions", ROOT / "notebooks").items():
+        (tmp_path / "graph" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "graph" / name).write_bytes(data)
+    dry = run(["make", "-n", "check", "TASK=backward", "IMPL=notebooks"], tmp_path / "graph")
     assert dry.returncode == 0, dry.stderr
     assert ".venv/bin/python -m pytest exercises/tests -m task_backward --impl=notebooks" in dry.stdout
     assert "pip install --quiet -r requirements.txt" in dry.stdout
-    plain = run(["make", "-n", "check"], ROOT / "learner")
+    plain = run(["make", "-n", "check"], tmp_path / "graph")
     assert re.search(r"pytest exercises/tests\s*$", plain.stdout, re.MULTILINE), plain.stdout
+    generic = run(["make", "-n", "check", "TASK=backward"], learner_files.SKELETON)
+    assert ".venv/bin/python -m pytest exercises/tests -m task_backward" in generic.stdout, generic.stdout
+
+
+def test_a_course_s_own_learner_file_wins_and_the_kit_gives_the_rest(tmp_path):
+    """A course giving only a Makefile gets it, the kit's skeleton for every other file, and a README written
+    from its lessons."""
+    own = learner_files.course_learner_folder(tmp_path)
+    own.mkdir(parents=True)
+    (own / "Makefile").write_bytes(b"help:\n")
+    files = learner_files.learner_files(tmp_path, ROOT / "solutions", ROOT / "notebooks")
+    skeleton = learner_files.tree(learner_files.SKELETON)
+    assert set(files) == set(skeleton) | {"README.md"}
+    assert files["Makefile"] == b"help:\n"
+    assert all(files[name] == data for name, data in skeleton.items() if name != "Makefile")
+    assert files["README.md"] == readme(ROOT / "solutions", ROOT / "notebooks").encode()
+    assert files["README.md"] != (COURSE_LEARNER / "README.md").read_bytes()
+    assert set(learner_files.learner_files(ROOT, ROOT / "solutions", ROOT / "notebooks").values()) >= {
+        path.read_bytes() for path in COURSE_LEARNER.rglob("*") if path.is_file()
+    }, "the graph course's own files are all in its bundle"
 
 
 # ---------------------------------------------------------------- the shared loader

@@ -10,7 +10,9 @@ The bundle is made of, and only of:
     exercises/<module>.py     the stubs, exercises/tasks.py and notebook.py, generated here and now
     exercises/...             every other file of the course's exercises/ (its helpers, its public
                               tests), copied as it is
-    everything under learner/ README.md, Makefile, conftest.py, CI workflow, requirements ...
+    README.md, Makefile, ...  the learner files: the course's own (learner/ in its package), and the kit's
+                              skeleton for the rest, with a README written from the course's lessons
+                              (learner_files.py)
 
 The whole bundle is built in memory, then scanned: a solution or hidden-test
 marker, a line of a solution region, or an import of the kit's private
@@ -28,6 +30,7 @@ import tempfile
 from pathlib import Path
 
 from autograder.authoring import lessons
+from autograder.authoring.learner_files import learner_files, tree
 from autograder.authoring.stubs import expected_files
 from autograder.course import active, paths
 from autograder.course.lessons import LESSONS
@@ -37,22 +40,11 @@ from autograder.nbgrader import env
 
 OUT = Path("dist") / "learner"  # relative to the root
 
-SKIP = {"__pycache__", ".ipynb_checkpoints", ".pytest_cache", ".hypothesis", ".DS_Store"}
 PRIVATE_IMPORT = re.compile(rf"^\s*(?:from|import)\s+(?:autograder|{REFERENCES_FOLDER})\b", re.MULTILINE)
 
 
 class ReleaseError(Exception):
     """The bundle cannot be built, or would leak; the message says what and where."""
-
-
-def _tree(folder: Path, prefix: str):
-    """{bundle path: bytes} for every file under ``folder``, caches left out."""
-    files = {}
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder)
-        if path.is_file() and not SKIP & set(rel.parts) and path.suffix != ".pyc":
-            files[f"{prefix}{rel.as_posix()}"] = path.read_bytes()
-    return files
 
 
 def within_kit():
@@ -100,7 +92,7 @@ def release_notebooks(root: Path):
                     f"nbgrader generate_assignment did not release {lesson.assignment} (exit {process.returncode}):\n"
                     f"{stdout[-2000:]}{stderr[-2000:]}"
                 )
-            files.update(_tree(released, f"{NOTEBOOKS_FOLDER}/{lesson.assignment}/"))
+            files.update(tree(released, f"{NOTEBOOKS_FOLDER}/{lesson.assignment}/"))
         return files
 
 
@@ -110,11 +102,11 @@ def bundle(root: Path):
     check_sources(root)
     files = release_notebooks(root)
     course = course_folder(root)
-    files.update(_tree(course / EXERCISES_FOLDER, f"{EXERCISES_FOLDER}/"))
+    files.update(tree(course / EXERCISES_FOLDER, f"{EXERCISES_FOLDER}/"))
     folders = (course / REFERENCES_FOLDER, course / EXERCISES_FOLDER, course / NOTEBOOKS_FOLDER)
     for path, text in expected_files(*folders).items():
         files[f"{EXERCISES_FOLDER}/{path.name}"] = text.encode("utf-8")
-    files.update(_tree(root / "learner", ""))
+    files.update(learner_files(root, course / REFERENCES_FOLDER, course / NOTEBOOKS_FOLDER))
     return dict(sorted(files.items()))
 
 
