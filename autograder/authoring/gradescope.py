@@ -41,7 +41,8 @@ import sys
 import zipfile
 from pathlib import Path
 
-from autograder.authoring.release import SKIP, ReleaseError, check_sources
+from autograder.authoring.learner_files import SKIP
+from autograder.authoring.release import ReleaseError, check_sources
 from autograder.course import active, paths
 from autograder.course.lessons import LESSONS, function_of, module_of
 from autograder.grading import visibility
