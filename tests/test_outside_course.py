@@ -17,6 +17,10 @@ import sys
 
 import pytest
 
+from autograder.authoring.learner_files import SKELETON
+from autograder.authoring.stubs import tasks_of
+from autograder.course.lessons import discover
+from autograder.course.paths import reference_modules
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow
@@ -200,13 +204,85 @@ def test_make_grade_refuses_hand_ins_that_match_no_lesson_of_that_course(course,
     assert "match no lesson of the course 'fixture_course'" in done.stderr and "lesson1_words" in done.stderr
 
 
-def test_make_release_writes_that_course_s_bundle_beside_it(course):
+@pytest.fixture(scope="module")
+def bundle(course):
+    """The course's learner bundle, as `make release` writes it beside the course."""
     folder, _env = course
     done = make(course, "release")
     assert done.returncode == 0, done.stdout + done.stderr
-    bundle = folder / "dist" / "learner"
+    return folder / "dist" / "learner"
+
+
+def test_make_release_writes_that_course_s_bundle_beside_it(course, bundle):
+    folder, _env = course
     assert (bundle / "notebooks" / "lesson1_words" / "words.ipynb").is_file()
     assert (bundle / "exercises" / "words.py").read_text(encoding="utf-8") == (
         folder / "exercises" / "words.py"
     ).read_text(encoding="utf-8")
     assert not (bundle / "solutions").exists()
+
+
+def words(text):
+    return set(re.findall(r"\w+", text))
+
+
+def test_its_bundle_s_readme_is_that_course_s_and_names_nothing_of_the_graph_course(course, bundle):
+    """The course gives no learner files of its own: the kit's skeleton, with a README of its lessons and tasks."""
+    folder, _env = course
+    lessons = discover(folder / "notebooks")
+    tasks = {task for path in (folder / "solutions").glob("*.py") for task in tasks_of(path.read_text("utf-8"))}
+    readme = (bundle / "README.md").read_text(encoding="utf-8")
+    assert lessons and tasks
+    for lesson in lessons:
+        assert f"`notebooks/{lesson.assignment}/{lesson.notebook}`" in readme, lesson
+    assert {task for task in tasks if f"`{task}`" in readme} == tasks, readme
+    graph_tasks = {
+        task for path in reference_modules(ROOT / "solutions").values() for task in tasks_of(path.read_text())
+    }
+    graph_lessons = {lesson.assignment for lesson in discover(ROOT / "notebooks")}
+    assert graph_tasks and graph_lessons
+    skeleton = {path.relative_to(SKELETON).as_posix() for path in SKELETON.rglob("*") if path.is_file()}
+    for name in [*skeleton, "README.md"]:
+        text = (bundle / name).read_text(encoding="utf-8")
+        assert not words(text) & (graph_tasks | graph_lessons), (name, words(text) & (graph_tasks | graph_lessons))
+        assert "graph" not in text.lower(), name
+
+
+def bundle_with_a_venv(bundle, tmp_path):
+    """A copy of the bundle whose .venv is taken as set up: its python is this one, so make runs pytest at once."""
+    copy = tmp_path / "learner"
+    shutil.copytree(bundle, copy)
+    (copy / ".venv" / "bin").mkdir(parents=True)
+    python = copy / ".venv" / "bin" / "python"
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
+    python.chmod(0o755)
+    (copy / ".venv" / ".ready").touch()
+    return copy
+
+
+def learner_make(folder, *args):
+    return subprocess.run(
+        ["make", "--no-print-directory", *args], cwd=folder, capture_output=True, text=True, timeout=300
+    )
+
+
+def test_its_bundle_s_make_help_lists_its_tasks(bundle, tmp_path):
+    copy = bundle_with_a_venv(bundle, tmp_path)
+    done = learner_make(copy, "help", f"PYTHON={sys.executable}")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "make check [TASK=name]" in done.stdout
+    listed = [line.split() for line in done.stdout.splitlines() if line.startswith("  ")]
+    assert listed == [["longest", "exercises/words.py"], ["Tally", "exercises/words.py"]], done.stdout
+
+
+def test_its_bundle_s_make_check_runs_its_public_tests_on_the_learner_s_code(course, bundle, tmp_path):
+    """Failing on the stubs, passing on the reference's code; TASK= selects the tests that name the task."""
+    folder, _env = course
+    copy = bundle_with_a_venv(bundle, tmp_path)
+    stubbed = learner_make(copy, "check")
+    assert stubbed.returncode != 0 and "3 failed" in stubbed.stdout, stubbed.stdout + stubbed.stderr
+    shutil.copy(folder / "solutions" / "words.py", copy / "exercises" / "words.py")
+    solved = learner_make(copy, "check")
+    assert solved.returncode == 0 and "3 passed" in solved.stdout, solved.stdout + solved.stderr
+    one = learner_make(copy, "check", "TASK=Tally")
+    assert one.returncode == 0 and "1 passed, 2 deselected" in one.stdout, one.stdout + one.stderr
