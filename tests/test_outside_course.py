@@ -11,6 +11,7 @@ ever sets it up again.
 import csv
 import os
 import re
+import runpy
 import shutil
 import subprocess
 import sys
@@ -266,13 +267,15 @@ def learner_make(folder, *args):
     )
 
 
-def test_its_bundle_s_make_help_lists_its_tasks(bundle, tmp_path):
+def test_its_bundle_s_make_help_lists_its_tasks(course, bundle, tmp_path):
+    folder, _env = course
+    tasks = runpy.run_path(str(folder / "exercises" / "tasks.py"))["TASKS"]
     copy = bundle_with_a_venv(bundle, tmp_path)
     done = learner_make(copy, "help", f"PYTHON={sys.executable}")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "make check [TASK=name]" in done.stdout
     listed = [line.split() for line in done.stdout.splitlines() if line.startswith("  ")]
-    assert listed == [["longest", "exercises/words.py"], ["Tally", "exercises/words.py"]], done.stdout
+    assert listed == [[task, f"exercises/{module}.py"] for task, module in tasks.items()], done.stdout
 
 
 def test_its_bundle_s_make_check_runs_its_public_tests_on_the_learner_s_code(course, bundle, tmp_path):
