@@ -20,22 +20,18 @@ traceback.
 import argparse
 import json
 import os
-import re
 import sys
 from contextlib import contextmanager
 
 from autograder.course.active import CourseError
 from autograder.files import write_atomic
-from autograder.grading import provenance, report, visibility
+from autograder.grading import graded_tests, provenance, report, visibility
 from autograder.grading.submission import SubmissionError
 from autograder.sandbox import isolation, isolation_report, sandbox
 from autograder.sandbox.isolation import IsolationError
 
 EXIT_GRADED, EXIT_BELOW, EXIT_CANNOT_GRADE, EXIT_CANNOT_RUN = 0, 1, 2, 3
 SANDBOX_ENV = isolation.MODE_ENV  # =limits: the one way to ask the sandbox for resource limits only
-
-
-FUNCTION_OF_TEST = re.compile(r"\((?P<function>[^()]+)\)$")  # "family/variant (function)"
 
 
 def percent(score, most):
@@ -54,9 +50,9 @@ def scale(graded):
     lessons_in = {p.label for p in graded.parts}
     functions = []
     for part in (p for p in graded.parts if p.label == "functions"):
-        names = [m["function"] for t in part.results["tests"] if (m := FUNCTION_OF_TEST.search(t.get("name", "")))]
-        functions += [n for n in dict.fromkeys(names) if n not in functions]
-        earned.append(f"{part.results['max_score']:g} for the hidden checks of {', '.join(dict.fromkeys(names))}")
+        names = graded_tests.functions_of(part.results["tests"])
+        functions += [n for n in names if n not in functions]
+        earned.append(f"{part.results['max_score']:g} for the hidden checks of {', '.join(names)}")
     left = {}
     for lesson in LESSONS:
         points = lesson_points(lesson)

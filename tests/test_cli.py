@@ -216,13 +216,49 @@ def test_visibility_names_a_family_or_a_group_and_a_gradescope_level():
     ):
         with pytest.raises(visibility.VisibilityError, match=said):
             visibility.parse([wrong], families)
-    property_families = {c.family for c in checks.all_checks() if c.strategy is not None}
+
+
+def reworded_tests():
+    """A property check's, a fixed check's and an answer cell's tests, each renamed to look like another's."""
+    from autograder.grading import graded_tests
+
+    every = checks.all_checks()
+    property_families = {c.family for c in every if c.strategy is not None}
     assert property_families, "the course has property checks"
-    family = sorted(property_families)[0]
-    results_in = {"tests": [{"name": f"{family}/x (f)"}, {"name": "deep_graph/y (f)"}, {"name": "ORDER (answer)"}]}
-    shown = visibility.apply(results_in, {"property": "after_due_date"}, property_families)
-    assert [t["visibility"] for t in shown["tests"]] == ["after_due_date", "visible", "visible"]
+    drawn = next(c for c in every if c.family in property_families)
+    fixed = next(c for c in every if c.family not in property_families and c.function != drawn.function)
+    tests = [
+        graded_tests.check_test(drawn, 1.0, 1.0, True, "passed"),
+        graded_tests.check_test(fixed, 0.0, 2.0, False, "failed"),
+        graded_tests.answer_test("ORDER", 1.0, 1.0, True, "correct"),
+    ]
+    names = ["ORDER (answer)", f"{drawn.id} ({drawn.function})", f"{fixed.id} ({fixed.function})"]
+    return [dict(test, name=name) for test, name in zip(tests, names)], drawn, fixed, property_families
+
+
+def test_visibility_follows_a_tests_parts_not_its_name():
+    """A test's visibility comes from the parts it carries: renamed tests keep their family's and group's."""
+    from autograder.grading import visibility
+
+    tests, _drawn, fixed, property_families = reworded_tests()
+    results_in = {"tests": tests}
+    asked = {"property": "after_due_date", "answers": "hidden", fixed.family: "after_published"}
+    shown = visibility.apply(results_in, asked, property_families)
+    assert [t["visibility"] for t in shown["tests"]] == ["after_due_date", "after_published", "hidden"]
+    assert [t["name"] for t in shown["tests"]] == [t["name"] for t in tests]
     assert visibility.apply(results_in, {}, property_families) is results_in
+    unknown = visibility.apply({"tests": [{"name": "ORDER (answer)"}]}, asked, property_families)
+    assert unknown["tests"][0]["visibility"] == "visible", "a test that carries no parts is not read by its name"
+
+
+def test_the_scale_line_names_the_functions_a_tests_parts_name():
+    """What a hand-in is out of names the functions of its checks' tests, read from their parts, not their names."""
+    tests, drawn, fixed, _families = reworded_tests()
+    part = by_lesson.Part("functions", "graph.py", {"score": 1.0, "max_score": 3.0, "tests": tests[:2]})
+    line = cli.scale(by_lesson.CourseGrade("graph.py", parts=[part]))
+    assert line.startswith(
+        f"out of 3 (33%): what this hand-in can earn: 3 for the hidden checks of {drawn.function}, {fixed.function}"
+    ), line
 
 
 @pytest.mark.slow
@@ -254,7 +290,7 @@ def test_summary_without_json_is_readable(graded):
 def test_results_json_follows_the_gradescope_schema(graded):
     """Top-level score, execution_time, output, tests, and the kit's own fields (max_score, isolation) in extra_data;
     no key outside Gradescope's documented ones, at the top or in a test; each test named after a check, one per
-    check."""
+    check, and carrying that check's parts in its extra_data."""
     for name in ("stub", "correct"):
         result = results(graded[name])
         assert {"score", "execution_time", "output", "tests", "extra_data"} <= set(result)
@@ -266,6 +302,8 @@ def test_results_json_follows_the_gradescope_schema(graded):
             assert test["status"] in {"passed", "failed"}
             assert isinstance(test["output"], str) and test["output"]
             assert 0 <= test["score"] <= test["max_score"] == CHECKS[check_id(test["name"])].points
+            check = CHECKS[check_id(test["name"])]
+            assert test["extra_data"] == {"check": check.id, "family": check.family, "function": check.function}
         assert sorted(check_id(t["name"]) for t in result["tests"]) == sorted(CHECKS)
         assert result["score"] == pytest.approx(sum(t["score"] for t in result["tests"]))
         assert result["extra_data"]["max_score"] == pytest.approx(sum(t["max_score"] for t in result["tests"]))

@@ -18,6 +18,7 @@ import pytest
 
 from autograder.course.lessons import LESSONS
 from autograder.grading import by_lesson
+from autograder.grading.graded_tests import parts_of
 from autograder.pipeline import batch
 from graphcourse import demo
 from tests.conftest import prepared_course
@@ -57,7 +58,7 @@ def grade_folder(folder):
         folder.name,
         graded.by_lesson(),
         graded.score,
-        {t["name"].split(" ")[0]: t["score"] for t in results["tests"]},
+        {(parts_of(t).get("check") or parts_of(t)["answer"]): t["score"] for t in results["tests"]},
     )
 
 

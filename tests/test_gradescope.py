@@ -22,7 +22,7 @@ import pytest
 from autograder import cli
 from autograder.authoring import gradescope
 from autograder.course.lessons import LESSONS
-from autograder.grading import report
+from autograder.grading import graded_tests, report
 from autograder.grading.by_lesson import lesson_points
 from tests.conftest import REFERENCE_SOURCE, ROOT, STUB_SOURCE
 
@@ -228,7 +228,7 @@ def test_reference_module_gets_the_lessons_hidden_checks(root):
     assert_gradescope_schema(results)
     assert results["score"] == results["extra_data"]["max_score"] == most, results["output"]
     assert all(test["status"] == "passed" for test in results["tests"])
-    assert {cli.FUNCTION_OF_TEST.search(test["name"])["function"] for test in results["tests"]} == functions
+    assert set(graded_tests.functions_of(results["tests"])) == functions
     assert results["output"].startswith(f"submission: {most:g}/{most:g}"), results["output"][:200]
     assert results["output"].splitlines()[1].startswith(f"out of {most:g} (100%): what this hand-in can earn: ")
     assert str(root) not in json.dumps(results), "the results show the grading machine's folders"

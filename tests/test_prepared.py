@@ -289,3 +289,16 @@ def test_a_process_that_ran_learner_code_never_writes_the_store(tmp_path, monkey
     monkeypatch.setattr(sandbox, "_LEARNER_CODE_RAN", [])
     prepare.write(tmp_path / prepared.NAME, force=True)
     assert (tmp_path / prepared.NAME).read_bytes() == stored()
+
+
+def test_the_store_and_the_record_cache_hash_the_same_sources_one_way(monkeypatch):
+    """The store is made from the digest the record cache keys its records by: one function, one list of sources."""
+    from autograder.grading import cellgrades
+
+    assert prepared.digest_of is cellgrades.digest_of
+    hashed = []
+    monkeypatch.setattr(prepared, "digest_of", lambda files: hashed.append(list(files)) or "same")
+    before = prepared.made_from()
+    assert hashed == [cellgrades.fingerprinted_files()]
+    monkeypatch.setattr(prepared, "digest_of", lambda files: "other")
+    assert prepared.made_from() != before

@@ -20,28 +20,20 @@ from pathlib import Path
 
 from autograder.course import active, cells as notebook
 from autograder.course.lessons import function_of
-from autograder.course.paths import grade_sources, source_name
+from autograder.course.paths import grade_sources
 from autograder.files import write_atomic
-from autograder.grading import answers, feedback, provenance, report
+from autograder.grading import answers, feedback, graded_tests, provenance, report
+from autograder.grading.sources_digest import digest_of
 from autograder.grading.submission import Submission, SubmissionError, from_notebook_json
 from autograder.sandbox.limits import Limits
 
-VERSION = 2  # bump when the record's layout changes (2: a function cell's pictures)
+VERSION = 3  # bump when the record's layout changes (2: a function cell's pictures; 3: each test's parts)
 
 
 def fingerprinted_files():
     """Every file whose content can change a grade (autograder/course/paths.py's one list); tests/test_layers.py
     proves nothing grading imports is left out."""
     return grade_sources()
-
-
-def digest_of(paths):
-    """The one hash of grading code: every file's name (paths.source_name: the same wherever the course is kept)
-    and content, in order."""
-    digest = hashlib.sha256()
-    for path in paths:
-        digest.update(source_name(path).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
 
 
 @functools.lru_cache(maxsize=1)
@@ -148,14 +140,8 @@ def problem_cell(message, most):
 
 
 def _answer_test(grade_id, cell):
-    return {
-        "name": f"{grade_id} (answer)",
-        "score": cell["score"],
-        "max_score": cell["max"],
-        "status": "passed" if not cell["errors"] else "failed",
-        "output": cell["errors"][0]["message"] if cell["errors"] else f"{grade_id}: correct",
-        "visibility": "visible",
-    }
+    output = cell["errors"][0]["message"] if cell["errors"] else f"{grade_id}: correct"
+    return graded_tests.answer_test(grade_id, cell["score"], cell["max"], not cell["errors"], output)
 
 
 def limits_of(settings):
@@ -244,18 +230,10 @@ def problem_record(message, points, origin="notebook"):
     functions = {function_of(g) for g in points} - {""}
     checks = [c for c in all_checks() if c.function in functions]
 
-    def failed(name, most):
-        return {
-            "name": name,
-            "score": 0.0,
-            "max_score": most,
-            "status": "failed",
-            "output": message,
-            "visibility": "visible",
-        }
-
-    tests = [failed(f"{c.id} ({c.function})", c.points) for c in checks]
-    tests += [failed(f"{g} (answer)", most) for g, most in points.items() if not function_of(g)]
+    tests = [graded_tests.check_test(c, 0.0, c.points, False, message) for c in checks]
+    tests += [
+        graded_tests.answer_test(g, 0.0, most, False, message) for g, most in points.items() if not function_of(g)
+    ]
     return {
         "version": VERSION,
         "origin": origin,

@@ -40,6 +40,7 @@ from pathlib import Path
 
 from autograder.course import active
 from autograder.grading.engine import Case
+from autograder.grading.sources_digest import digest_of
 from autograder.sandbox.channel import quiet_gc
 
 FORMAT = 2
@@ -81,19 +82,17 @@ def _hypothesis_version():
 
 
 def made_from():
-    """A digest of everything the contents follow from: the course's name, the source files, Hypothesis, Python."""
-    from autograder.course import paths  # the course's folders: found when the store is checked
-
+    """A digest of everything the contents follow from: the course's name, Hypothesis, Python, and the source files
+    (hashed as the record cache hashes them: sources_digest)."""
     digest = hashlib.sha256()
     for part in (
         active.name(),
         _hypothesis_version(),
         platform.python_implementation(),
         ".".join(map(str, sys.version_info[:2])),
+        digest_of(source_files()),
     ):
         digest.update(part.encode() + b"\0")
-    for file in source_files():
-        digest.update(paths.source_name(file).encode() + b"\0" + hashlib.sha256(file.read_bytes()).digest())
     return digest.hexdigest()
 
 

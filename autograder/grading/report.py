@@ -3,7 +3,7 @@
 import os
 
 from autograder.course.lessons import functions
-from autograder.grading import feedback
+from autograder.grading import feedback, graded_tests
 from autograder.sandbox import isolation_report
 
 
@@ -34,7 +34,7 @@ def overview(grade):
 
 
 def results_json(grade):
-    """A dict in Gradescope's results.json schema; every test name starts with the check id."""
+    """A dict in Gradescope's results.json schema: a test per check, its parts under its extra_data (graded_tests)."""
     said = feedback.messages(grade.results)
     return {
         "score": round(grade.score, 4),
@@ -42,15 +42,7 @@ def results_json(grade):
         "execution_time": round(grade.seconds, 3),
         "output": overview(grade),
         "tests": [
-            {
-                "name": f"{r.check.id} ({r.check.function})",
-                "score": r.score,
-                "max_score": r.points,  # 0 for a check this machine could not measure (not graded)
-                "status": "passed" if r.passed else "failed",
-                "output": said[r.check.id],
-                "visibility": "visible",
-            }
-            for r in grade.results
+            graded_tests.check_test(r.check, r.score, r.points, r.passed, said[r.check.id]) for r in grade.results
         ],
     }
 

@@ -4,7 +4,7 @@
 
 Gradescope shows a test ``"visible"`` (at once), ``"after_due_date"``, ``"after_published"``
 (once the grades are published) or ``"hidden"`` (to instructors only). A key is a check
-family (the part of a check id before the ``/``, one file of the course's checks), or one
+family (one file of the course's checks), or one
 of two groups: ``"property"`` (every check that tries generated examples) and ``"answers"``
 (the answer cells). A family's own entry wins over its group's; every other test stays
 ``"visible"``, as without the setting. ``make gradescope`` reads the setting when it builds
@@ -13,6 +13,8 @@ the zip and gives it to ``python -m autograder grade`` as ``--visibility KEY=LEV
 
 from traitlets import Dict, Enum
 from traitlets.config import Configurable
+
+from autograder.grading import graded_tests
 
 LEVELS = ("visible", "after_due_date", "after_published", "hidden")
 GROUPS = ("property", "answers")
@@ -58,11 +60,12 @@ def parse(pairs, families):
     return checked(found, families)
 
 
-def level_of(test_name, visibility, property_families):
-    """The visibility of the test called ``test_name`` ("family/variant (function)" or "grade_id (answer)")."""
-    if test_name.endswith(" (answer)"):
+def level_of(test, visibility, property_families):
+    """The visibility of ``test``, from its parts (graded_tests.parts_of), never its name."""
+    parts = graded_tests.parts_of(test)
+    if "answer" in parts:
         return visibility.get("answers", DEFAULT)
-    family = test_name.split("/", 1)[0]
+    family = parts.get("family")
     if family in visibility:
         return visibility[family]
     if family in property_families:
@@ -71,11 +74,8 @@ def level_of(test_name, visibility, property_families):
 
 
 def apply(results, visibility, property_families):
-    """A copy of ``results`` whose tests carry the visibility their family is given."""
+    """A copy of ``results`` whose tests carry the visibility their family or group is given."""
     if not visibility:
         return results
-    tests = [
-        dict(test, visibility=level_of(test.get("name", ""), visibility, property_families))
-        for test in results.get("tests", [])
-    ]
+    tests = [dict(test, visibility=level_of(test, visibility, property_families)) for test in results.get("tests", [])]
     return dict(results, tests=tests)
