@@ -27,7 +27,7 @@ from autograder.sandbox.sandbox import learner_code_ran
 def kit_modules():
     """The dotted names of the kit's and the course's modules (none that runs a command on import)."""
     names = []
-    from autograder.course.paths import EXERCISES, SOLUTIONS, package_name
+    from autograder.course.paths import EXERCISES, PUBLIC_TESTS_FOLDER, SOLUTIONS, package_name
 
     folders = [package_name(folder) for folder in (SOLUTIONS, EXERCISES)]
     for package in dict.fromkeys(("autograder", active.name(), *filter(None, folders))):
@@ -38,7 +38,8 @@ def kit_modules():
         names.append(package)
         for found in pkgutil.walk_packages(module.__path__, prefix=f"{package}."):
             last = found.name.rsplit(".", 1)[-1]
-            if last == "__main__" or ".tests" in found.name or last.startswith("test_") or last == "conftest":
+            tests = f".{PUBLIC_TESTS_FOLDER}" in found.name or last.startswith("test_") or last == "conftest"
+            if last == "__main__" or tests:
                 continue
             names.append(found.name)
     return names
