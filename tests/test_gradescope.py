@@ -100,6 +100,8 @@ def assert_gradescope_schema(results):
         assert isinstance(test["score"], (int, float)) and isinstance(test["max_score"], (int, float))
         assert 0 <= test["score"] <= test["max_score"], test
         assert test["status"] in ("passed", "failed"), test
+        parts = graded_tests.parts_of(test)
+        assert parts == test["extra_data"] and ("check" in parts) != ("answer" in parts), test
 
 
 def submit(root, files):
