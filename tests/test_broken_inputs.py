@@ -1,5 +1,7 @@
 """Broken and odd submissions: a clear SubmissionError naming the file and the fix, or a grade, never a crash.
 
+Each hand-in is read as the CLI and the batch read it (grading/reading.py).
+
 Every broken file is made in tmp_path from the reference, so each test shows exactly what is odd
 about it. Grading uses the checks without the two long-graph families (deep_graph, linear_time):
 what is odd here is the file, not the graph.
@@ -14,8 +16,9 @@ import pytest
 
 from autograder.course.lessons import functions, module_of
 from autograder.course.paths import REFERENCE
+from autograder.grading.reading import read
 from autograder.grading.runner import grade
-from autograder.grading.submission import MAX_FILE_BYTES, SubmissionError, load
+from autograder.grading.submission import MAX_FILE_BYTES, SubmissionError
 from graphcourse import checks as check_table
 
 FUNCTIONS = tuple(f for f in functions() if module_of(f) == "graph")  # these hand-ins are lessons 1 and 2's
@@ -76,6 +79,11 @@ def lesson(names=("setup", *FUNCTIONS), outputs=()):
     }
 
 
+def code_of(path):
+    """The code a hand-in without a lesson notebook is graded on, as the grader reads it."""
+    return read(path).code
+
+
 def write_json(path, data):
     path.write_text(json.dumps(data, indent=1), encoding="utf-8")
     return path
@@ -104,7 +112,7 @@ def test_invalid_json_notebook(tmp_path):
     path = tmp_path / "lesson.ipynb"
     path.write_text("{ this is not json", encoding="utf-8")
     with pytest.raises(SubmissionError) as err:
-        load(path)
+        code_of(path)
     assert_names_file_and_fix(err, path, "JupyterLab")
     assert "line 1" in str(err.value)
 
@@ -117,7 +125,7 @@ def test_empty_file(tmp_path, name, content):
     path = tmp_path / name
     path.write_text(content, encoding="utf-8")
     with pytest.raises(SubmissionError) as err:
-        load(path)
+        code_of(path)
     assert_names_file_and_fix(err, path, "empty")
 
 
@@ -127,7 +135,7 @@ def test_truncated_notebook(tmp_path):
     path = tmp_path / "lesson.ipynb"
     path.write_text(text[: len(text) // 2], encoding="utf-8")
     with pytest.raises(SubmissionError) as err:
-        load(path)
+        code_of(path)
     assert_names_file_and_fix(err, path, "JupyterLab")
     assert "not valid notebook JSON (line" in str(err.value)
 
@@ -139,7 +147,7 @@ def test_non_utf8_bytes(tmp_path, name):
     good = reference_parts()["setup"].encode() if name.endswith(".py") else json.dumps(lesson()).encode()
     path.write_bytes(good[:40] + "# café".encode("latin-1") + good[40:])
     with pytest.raises(SubmissionError) as err:
-        load(path)
+        code_of(path)
     assert_names_file_and_fix(err, path, "UTF-8")
     assert "byte " in str(err.value)
 
@@ -158,14 +166,14 @@ def test_symlink_to_a_file_outside_is_not_followed(tmp_path):
     link = tmp_path / "graph.py"
     link.symlink_to(secret)
     with pytest.raises(SubmissionError) as err:
-        load(link)
+        code_of(link)
     assert_names_file_and_fix(err, link, "hand in the file itself")
 
     only_links = tmp_path / "only_links"
     only_links.mkdir()
     (only_links / "graph.py").symlink_to(secret)
     with pytest.raises(SubmissionError) as err:
-        load(only_links)
+        code_of(only_links)
     assert "symbolic link" in str(err.value) and str(only_links) in str(err.value)
 
     mixed = tmp_path / "mixed"
@@ -173,10 +181,10 @@ def test_symlink_to_a_file_outside_is_not_followed(tmp_path):
     write_json(mixed / "lesson.ipynb", lesson())
     (mixed / "stolen.ipynb").symlink_to(outside / "stolen.ipynb")
     (mixed / "linked_folder").symlink_to(outside, target_is_directory=True)
-    sub = load(mixed)
-    assert CANARY not in sub.source
-    assert all("stolen" not in chunk.label and "linked_folder" not in chunk.label for chunk in sub.chunks)
-    assert any("symbolic link ignored" in note for note in sub.notes)
+    handin = read(mixed)
+    assert CANARY not in handin.code.source
+    assert all("stolen" not in chunk.label and "linked_folder" not in chunk.label for chunk in handin.code.chunks)
+    assert any("symbolic link ignored" in note for note in handin.notes)
 
 
 def test_huge_code_cells_are_refused(tmp_path):
@@ -185,7 +193,7 @@ def test_huge_code_cells_are_refused(tmp_path):
     nb["cells"].append(code_cell("DATA = " + repr("x" * (MAX_FILE_BYTES + 10)) + "\n", "pasted_data"))
     path = write_json(tmp_path / "lesson.ipynb", nb)
     with pytest.raises(SubmissionError) as err:
-        load(path)
+        code_of(path)
     assert_names_file_and_fix(err, path, "remove the data")
 
 
@@ -216,7 +224,7 @@ def test_malformed_notebook_structure_never_crashes(tmp_path, shape):
     exception."""
     path = write_json(tmp_path / "odd.ipynb", MALFORMED[shape])
     try:
-        sub = load(path)
+        sub = code_of(path)
     except SubmissionError as err:
         assert str(path) in str(err)
     else:
@@ -229,7 +237,7 @@ def test_pathological_json_is_a_submission_error(tmp_path, text):
     path = tmp_path / "odd.ipynb"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(SubmissionError) as err:
-        load(path)
+        code_of(path)
     assert_names_file_and_fix(err, path, "JupyterLab")
 
 
@@ -239,7 +247,7 @@ def test_syntax_error_module_grades_zero_with_the_line(tmp_path):
     """A module with a syntax error grades 0, and its load error says SyntaxError and the line."""
     path = tmp_path / "graph.py"
     path.write_text("import math\n\ndef evaluate(graph, leaves)\n    return {}\n", encoding="utf-8")
-    result = grade(load(path), checks=LIGHT)
+    result = grade(code_of(path), checks=LIGHT)
     assert result.score == 0
     assert result.load_errors and result.load_errors[0]["type"] == "SyntaxError"
     assert "line 3" in result.load_errors[0]["message"] + result.load_errors[0].get("where", "")
@@ -250,7 +258,7 @@ def test_byte_order_mark_still_grades(tmp_path):
     """A module saved with a UTF-8 byte-order mark grades like the same module without one."""
     path = tmp_path / "graph.py"
     path.write_bytes(b"\xef\xbb\xbf" + REFERENCE.read_bytes())
-    result = grade(load(path), checks=LIGHT)
+    result = grade(code_of(path), checks=LIGHT)
     assert points(result) == FULL, result.load_errors
 
 
@@ -268,7 +276,7 @@ def test_old_nbformat_v3_still_grades(tmp_path):
         tmp_path / "lesson.ipynb",
         {"nbformat": 3, "nbformat_minor": 0, "metadata": {}, "worksheets": [{"cells": cells}]},
     )
-    sub = load(path)
+    sub = code_of(path)
     assert any("v3" in note for note in sub.notes)
     assert points(grade(sub, checks=LIGHT)) == FULL
 
@@ -284,7 +292,7 @@ def test_huge_outputs_still_grade(tmp_path):
     }
     path = write_json(tmp_path / "lesson.ipynb", lesson(outputs=[output]))
     assert path.stat().st_size > 2 * MAX_FILE_BYTES
-    assert points(grade(load(path), checks=LIGHT)) == FULL
+    assert points(grade(code_of(path), checks=LIGHT)) == FULL
 
 
 @pytest.mark.slow
@@ -295,7 +303,7 @@ def test_two_candidate_notebooks(tmp_path):
     split.mkdir()
     write_json(split / "lesson1.ipynb", lesson(("setup", "evaluate", "inputs_of", "users_of")))
     write_json(split / "lesson2.ipynb", lesson(("setup", "backward")))
-    assert points(grade(load(split), checks=LIGHT)) == FULL
+    assert points(grade(code_of(split), checks=LIGHT)) == FULL
 
     copies = tmp_path / "copies"
     copies.mkdir()
@@ -303,7 +311,7 @@ def test_two_candidate_notebooks(tmp_path):
     stray = lesson()
     stray["cells"].insert(2, code_cell("def evaluate(graph, leaves)\n    return {}\n", "broken"))
     write_json(copies / "lesson-Copy1.ipynb", stray)
-    first, second = grade(load(copies), checks=LIGHT), grade(load(copies), checks=LIGHT)
+    first, second = grade(code_of(copies), checks=LIGHT), grade(code_of(copies), checks=LIGHT)
     assert per_check(first) == per_check(second), "two gradings of the same folder differ"
     assert [e for e in first.load_errors if e["type"] == "SyntaxError" and "lesson-Copy1.ipynb" in e["label"]]
 
@@ -317,7 +325,7 @@ def test_answer_cell_turned_markdown(tmp_path):
     backward_cell["cell_type"] = "markdown"
     del backward_cell["outputs"], backward_cell["execution_count"]
     path = write_json(tmp_path / "lesson.ipynb", nb)
-    sub = load(path)
+    sub = code_of(path)
     assert any("turned into a markdown cell" in note for note in sub.notes), sub.notes
     assert points(grade(sub, checks=LIGHT)) == {**FULL, "backward": 0}
 
@@ -333,7 +341,7 @@ def test_changed_nbgrader_metadata_does_not_matter(tmp_path):
         if meta:
             meta.update(points=1000, grade_id="same_id", locked=True, checksum="0" * 32)
     edited = write_json(tmp_path / "edited.ipynb", nb)
-    assert per_check(grade(load(edited), checks=LIGHT)) == per_check(grade(load(plain), checks=LIGHT))
+    assert per_check(grade(code_of(edited), checks=LIGHT)) == per_check(grade(code_of(plain), checks=LIGHT))
 
 
 @pytest.mark.slow
@@ -343,7 +351,7 @@ def test_code_too_deep_to_parse_in_a_folder(tmp_path):
     (folder / "exercises").mkdir(parents=True)
     (folder / "exercises" / "graph.py").write_text("x = " + "+".join(["1"] * 200_000) + "\n", encoding="utf-8")
     write_json(folder / "lesson.ipynb", lesson())
-    sub = load(folder)
+    sub = code_of(folder)
     assert len(sub.chunks) > 1
     assert points(grade(sub, checks=LIGHT)) == FULL
 
@@ -352,7 +360,7 @@ def test_a_folder_with_nothing_to_grade(tmp_path):
     """A folder without a notebook or graph.py: SubmissionError naming the folder and what to hand in."""
     (tmp_path / "notes.txt").write_text("nothing here")
     with pytest.raises(SubmissionError) as err:
-        load(tmp_path)
+        code_of(tmp_path)
     assert_names_file_and_fix(err, tmp_path, "hand in")
 
 
@@ -361,7 +369,7 @@ def test_unknown_file_type(tmp_path):
     path = tmp_path / "graph.txt"
     path.write_text(REFERENCE.read_text())
     with pytest.raises(SubmissionError) as err:
-        load(path)
+        code_of(path)
     assert_names_file_and_fix(err, path, ".py module")
 
 
@@ -369,6 +377,6 @@ def test_missing_path(tmp_path):
     """A path that does not exist: SubmissionError naming it."""
     path = tmp_path / "nowhere.py"
     with pytest.raises(SubmissionError) as err:
-        load(path)
+        code_of(path)
     assert_names_file_and_fix(err, path, "check the path")
     assert not os.path.exists(path)

@@ -25,7 +25,7 @@ import pytest
 
 from autograder import cli
 from autograder.course.lessons import LESSONS
-from autograder.grading import runner
+from autograder.grading import reading, runner
 from autograder.grading.reading import MAX_FOLDER_DEPTH
 from tests.conftest import REFERENCE_SOURCE, ROOT
 
@@ -291,12 +291,11 @@ def test_a_single_file_that_cannot_be_read(workdir, capsys, graded_by_nothing):
 
 def test_a_file_the_grader_may_not_open_is_named_with_the_reason(workdir, capsys, graded_by_nothing, monkeypatch):
     """A hand-in file the grader's user may not read (root reads every file, so the refusal is put in its place)."""
-    from autograder.grading import by_lesson
 
     def refused(path, *args):
         raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr(by_lesson, "read_notebook_json", refused)
+    monkeypatch.setattr(reading, "read_notebook_json", refused)
     folder = workdir / "handin"
     folder.mkdir()
     (folder / "mine.ipynb").write_text(json.dumps(lesson_notebook()))

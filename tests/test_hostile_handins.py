@@ -831,11 +831,11 @@ def test_4_8_mb_of_code_is_not_parsed_by_the_grader(tmp_path):
     said = measured(
         """
 from autograder.course.lessons import LESSONS
-from autograder.grading import by_lesson
+from autograder.grading import by_lesson, reading
 from autograder.grading.submission import from_notebook_json
 from exercises.loader import drop_unwritten_stubs
 path = Path({path})
-read = by_lesson._screened(from_notebook_json(by_lesson._restored(by_lesson._notebook(path), LESSONS[0]), path))
+read = reading.screened(from_notebook_json(by_lesson._restored(reading.notebook_json(path), LESSONS[0]), path))
 kept = drop_unwritten_stubs([(c.label, c.code) for c in read.chunks])
 said["code_mb"] = sum(len(code) for _label, code in kept) / 1e6
 """,

@@ -17,8 +17,9 @@ from hypothesis import given, settings, strategies as st
 from autograder.course import active
 from autograder.course.lessons import module_of
 from autograder.grading.measured import SLOW_MARGIN, SLOW_SLACK
+from autograder.grading.reading import read
 from autograder.grading.runner import Runner, drawn_examples, grade
-from autograder.grading.submission import MAX_CELLS, Chunk, Submission, SubmissionError, load
+from autograder.grading.submission import MAX_CELLS, Chunk, Submission, SubmissionError
 from autograder.grading.worked_out import reference_seconds
 from autograder.sandbox import cgroups, patience
 from autograder.sandbox.limits import Limits
@@ -436,10 +437,10 @@ def test_a_notebook_with_too_many_cells_is_refused(tmp_path):
     path = tmp_path / "lesson.ipynb"
     path.write_text(json.dumps(_notebook([code] + [note] * MAX_CELLS)), encoding="utf-8")
     with pytest.raises(SubmissionError) as err:
-        load(path)
+        read(path)
     assert str(path) in str(err.value) and f"{MAX_CELLS:,}" in str(err.value) and "delete" in str(err.value)
     path.write_text(json.dumps(_notebook([code] + [note] * (MAX_CELLS - 1))), encoding="utf-8")
-    assert load(path).chunks
+    assert read(path).code.chunks
 
 
 # ---------------------------------------------------------------- large inputs built by the child

@@ -42,8 +42,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autograder.course import active
 from autograder.course.markers import solution_regions
-from autograder.course.paths import NOTEBOOKS
+
+NOTEBOOKS_FOLDER = "notebooks"  # in the course's folder: the nbgrader course (nbgrader_config.py, lessons/, source/)
+LESSONS_FOLDER = "lessons"  # in NOTEBOOKS_FOLDER: the lesson sources
 
 KINDS = ("lesson", "markdown", "code", "answer", "tests", "reference")
 SETTINGS = {  # kind: (required settings, optional settings)
@@ -64,6 +67,11 @@ class LessonError(ValueError):
     """A lesson source cannot be read; the message names the file, the line and the fix."""
 
 
+def notebooks_folder(notebooks=None):
+    """``notebooks``, or the course's notebooks/ folder (found when asked for, not when this module is imported)."""
+    return active.root() / NOTEBOOKS_FOLDER if notebooks is None else Path(notebooks)
+
+
 @dataclass(frozen=True)
 class Lesson:
     """One nbgrader assignment: the lesson source it is built from and the notebook it becomes."""
@@ -73,17 +81,18 @@ class Lesson:
     source: str  # lesson source under notebooks/lessons/
     due: str = ""  # its due date as its lesson cell gives it (due="2026-03-13 23:59:00 UTC"), "" when it gives none
 
-    def notebook_path(self, notebooks: Path = NOTEBOOKS) -> Path:
-        return notebooks / "source" / self.assignment / self.notebook
+    def notebook_path(self, notebooks=None) -> Path:
+        return notebooks_folder(notebooks) / "source" / self.assignment / self.notebook
 
-    def source_path(self, notebooks: Path = NOTEBOOKS) -> Path:
-        return notebooks / "lessons" / self.source
+    def source_path(self, notebooks=None) -> Path:
+        return notebooks_folder(notebooks) / LESSONS_FOLDER / self.source
 
 
-def discover(notebooks=NOTEBOOKS, drafts=False):
-    """The lessons of ``notebooks``/lessons/, in file-name order (drafts left out unless asked for)."""
+def discover(notebooks=None, drafts=False):
+    """The lessons of ``notebooks``/lessons/ (the course's, by default), in file-name order (drafts left out unless
+    asked for)."""
     found = []
-    for path in sorted((Path(notebooks) / "lessons").glob("*.py")):
+    for path in sorted((notebooks_folder(notebooks) / LESSONS_FOLDER).glob("*.py")):
         where = f"{path.parent.name}/{path.name}"
         first = parse(path.read_text(encoding="utf-8"), where)[0]
         if first.kind != "lesson":
@@ -129,7 +138,7 @@ class _Lessons:
         return repr(self._found)
 
 
-LESSONS = _Lessons(NOTEBOOKS)
+LESSONS = _Lessons(None)  # the course's lessons
 
 
 @dataclass(frozen=True)
@@ -293,7 +302,7 @@ def lesson_grade_cells(lesson, cells, where):
     return found
 
 
-def read_lesson(lesson, notebooks=NOTEBOOKS):
+def read_lesson(lesson, notebooks=None):
     """(the cells of a lesson's source, its grade cells)."""
     path = lesson.source_path(notebooks)
     where = f"{path.parent.name}/{path.name}"
@@ -301,9 +310,13 @@ def read_lesson(lesson, notebooks=NOTEBOOKS):
     return cells, lesson_grade_cells(lesson, cells, where)
 
 
-@functools.lru_cache(maxsize=None)
-def grade_cells(notebooks=NOTEBOOKS):
+def grade_cells(notebooks=None):
     """{grade_id: GradeCell} for every autograded cell of the course, in lesson order."""
+    return _grade_cells(notebooks_folder(notebooks))
+
+
+@functools.lru_cache(maxsize=None)
+def _grade_cells(notebooks):
     table = {}
     for lesson in discover(notebooks):
         for cell in read_lesson(lesson, notebooks)[1]:
@@ -313,11 +326,15 @@ def grade_cells(notebooks=NOTEBOOKS):
     return table
 
 
-@functools.lru_cache(maxsize=None)
-def teaching_sources(notebooks=NOTEBOOKS):
+def teaching_sources(notebooks=None):
     """The source of every ungraded code cell the lessons ship (kind ``code``), stripped: the course's own
     teaching cells (pictures, plots, worked examples), which a hand-in holds unchanged unless the learner edited
     them."""
+    return _teaching_sources(notebooks_folder(notebooks))
+
+
+@functools.lru_cache(maxsize=None)
+def _teaching_sources(notebooks):
     found = set()
     for lesson in discover(notebooks, drafts=True):
         found.update(cell.source.strip() for cell in read_lesson(lesson, notebooks)[0] if cell.kind == "code")
@@ -330,16 +347,16 @@ def function_of(grade_id):
     return cell.function if cell else ""
 
 
-def functions(notebooks=NOTEBOOKS):
+def functions(notebooks=None):
     """The learner's functions that grade cells grade, in lesson order: the course's tasks."""
     return tuple(dict.fromkeys(cell.function for cell in grade_cells(notebooks).values() if cell.function))
 
 
-def module_of(function, notebooks=NOTEBOOKS):
+def module_of(function, notebooks=None):
     """The lesson module that defines a graded function (its reference cell's module), or ''."""
     return next((cell.module for cell in grade_cells(notebooks).values() if cell.function == function), "")
 
 
-def first_module(notebooks=NOTEBOOKS):
+def first_module(notebooks=None):
     """The module of the course's first lesson that adds functions: what the bench and the mutants grade."""
     return module_of(functions(notebooks)[0], notebooks)

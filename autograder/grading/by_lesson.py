@@ -16,22 +16,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder.course import active, cells as notebook
+from autograder.course import active
 from autograder.course.cells import drop_unwritten_stubs, replaced_stubs
-from autograder.course.lessons import LESSONS, function_of, grade_cells, module_of
+from autograder.course.lessons import LESSONS, grade_cells
 from autograder.course.metadata import restore_metadata
 from autograder.grading import cellgrades, report
-from autograder.grading.reading import MAX_PARSED_HERE, check_depth, handed_in_files, parsable, reading
-from autograder.grading.submission import (
-    MODULE_NAMES,
-    MODULES_SAID,
-    Chunk,
-    Submission,
-    SubmissionError,
-    from_module,
-    from_notebook_json,
-    read_notebook_json,
-)
+from autograder.grading.reading import MAX_PARSED_HERE, grade_id_of, read, screened
+from autograder.grading.runner import grade
+from autograder.grading.submission import Chunk, SubmissionError, from_notebook_json
 
 
 def cell_points(cell):
@@ -42,25 +34,6 @@ def cell_points(cell):
 def lesson_points(lesson):
     """{grade_id: points} of a lesson's grade cells, in notebook order: the gradebook's numbers."""
     return {g: cell_points(c) for g, c in grade_cells().items() if c.assignment == lesson.assignment}
-
-
-def _grade_id(cell):
-    """A cell's grade id, or None when it has none or one that is not a string."""
-    grade_id = notebook.nbgrader_meta(cell).get("grade_id") if isinstance(cell, dict) else None
-    return grade_id if isinstance(grade_id, str) else None
-
-
-def lesson_of(nb, filename):
-    """The lesson a notebook belongs to: the one whose grade ids it carries, or whose file name it has; or None."""
-    try:
-        ids = {_grade_id(c) for c in notebook.cells_of(nb)}
-    except ValueError:  # no list of cells: from_notebook_json says so
-        ids = set()
-    overlap = {lesson: len(ids & set(lesson_points(lesson))) for lesson in LESSONS}
-    best = max(LESSONS, key=lambda lesson: (overlap[lesson], lesson.notebook == filename))
-    if overlap[best] or best.notebook == filename:
-        return best
-    return None
 
 
 def _source_notebook(lesson):
@@ -108,7 +81,7 @@ def grade_lesson(nb, path, lesson, extra=()):
     """The record of one lesson notebook (a parsed JSON dict), with ``extra`` chunks from other files."""
     points = lesson_points(lesson)
     restored = _restored(nb, lesson)
-    submission = _screened(from_notebook_json(restored, path, lambda cell: _grade_id(cell) in points))
+    submission = screened(from_notebook_json(restored, path, lambda cell: grade_id_of(cell) in points))
     chunks, notes = submission.chunks + list(extra), list(submission.notes)
     if extra:
         pairs = [(c.label, c.code) for c in chunks]
@@ -120,28 +93,6 @@ def grade_lesson(nb, path, lesson, extra=()):
             )
         chunks = [Chunk(label, code) for label, code in kept]
     return cellgrades.grade_record(chunks, points, notes, Path(path).name)
-
-
-def _notebook(path):
-    """A hand-in notebook parsed (a dict); SubmissionError naming it when it cannot be read or nests too deeply."""
-    with reading(path):
-        nb = read_notebook_json(path)
-        check_depth(nb, path)
-    return nb
-
-
-def _module(path):
-    with reading(path):
-        return _screened(from_module(path))
-
-
-def _screened(submission):
-    """The submission without the chunks the grader cannot parse (said in its notes); SubmissionError if none is
-    left."""
-    chunks, notes = parsable(submission.chunks)
-    if not chunks:
-        raise SubmissionError("; ".join(notes))
-    return Submission(submission.origin, chunks, submission.notes + notes)
 
 
 def names_defined(chunks):
@@ -184,133 +135,46 @@ def no_lesson(submission, functions, only=None):
 def _functions_part(submission, *modules, only=None):
     """The submission's code graded on the course's functions: those of ``modules`` alone, when they are lesson modules;
     those the lesson ``only`` grades, when it is given."""
-    from autograder.grading.runner import grade  # imported late: it loads Hypothesis and the checks
-
-    checks = active.part("checks").all_checks()
+    checks, cells = active.part("checks").all_checks(), grade_cells().values()
+    module_of = {}  # function: the lesson module that defines it
+    for cell in cells:
+        module_of.setdefault(cell.function, cell.module)
     if only is not None:
-        functions = {function_of(grade_id) for grade_id in lesson_points(only)}
+        functions = {cell.function for cell in cells if cell.assignment == only.assignment and cell.function}
         checks = [check for check in checks if check.function in functions]
-    elif any(module_of(check.function) in modules for check in checks):
-        checks = [check for check in checks if module_of(check.function) in modules]
+    elif any(module_of.get(check.function, "") in modules for check in checks):
+        checks = [check for check in checks if module_of.get(check.function, "") in modules]
     no_lesson(submission, {check.function for check in checks}, only)
     graded = grade(submission, checks)
     return Part("functions", str(submission.origin), report.results_json(graded))
 
 
-def _lesson_part(lesson, path, record):
-    return Part(lesson.assignment, str(path), record["results"])
-
-
 def grade_path(path, lesson=None):
-    """Grade a module, a notebook or a folder; SubmissionError when nothing at all can be graded.
+    """Grade a module, a notebook or a folder (read by grading/reading.py); SubmissionError when nothing at all can
+    be graded.
 
     lesson: an assignment id of the course, to grade the hand-in on that lesson alone.
     """
     started = time.perf_counter()
     only = next(item for item in LESSONS if item.assignment == lesson) if lesson else None
-    path = Path(path)
-    with reading(path):
-        found, folder = path.exists() or path.is_symlink(), path.is_dir() and not path.is_symlink()
-    if not found:
-        raise SubmissionError(f"{path}: no such file or folder; check the path")
-    graded = CourseGrade(str(path))
-    if folder:
-        _grade_folder(path, graded, only)
-    elif path.suffix == ".ipynb":
-        nb = _notebook(path)
-        lesson = lesson_of(nb, path.name)
-        if only is not None and lesson not in (None, only):
-            raise SubmissionError(
-                f"{path}: this is the notebook of {lesson.assignment}; hand in {only.notebook}, the "
-                f"notebook of {only.assignment}"
-            )
-        if lesson is None:
-            graded.parts.append(_functions_part(_screened(from_notebook_json(nb, path)), only=only))
-        else:
-            graded.parts.append(_lesson_part(lesson, path, grade_lesson(nb, path, lesson)))
-    elif path.suffix == ".py":  # a lesson module's file (tape.py) is graded on that lesson's functions
-        graded.parts.append(_functions_part(_module(path), path.stem, only=only))
-    else:
-        raise SubmissionError(
-            f"{path}: cannot grade a '{path.suffix or 'extensionless'}' file; "
-            "hand in a .py module, an .ipynb notebook, or a folder"
-        )
-    graded.seconds = time.perf_counter() - started
-    return graded
-
-
-def _grade_folder(folder, graded, only=None):
-    """Each lesson notebook in the folder on its lesson; without one, all the code on the functions it may define.
-    With ``only``, that lesson's notebook alone, or without it the code on that lesson's functions."""
-    files, walked = handed_in_files(folder)
-    notebooks = [p for p, _ in files if p.suffix == ".ipynb"]
-    modules = [p for p, _ in files if p.name in MODULE_NAMES]
-    links = {p for p, link in files if link}
-    linked = [f"{p}: symbolic link ignored; hand in the file itself" for p in notebooks + modules if p in links]
-    graded.notes += linked
-    lessons, extra, problems = {}, [], list(walked)
-    for path in [p for p in notebooks + modules if p not in links]:
-        try:
-            if path.suffix == ".py":
-                module = _module(path)
-                extra += module.chunks
-                problems += module.notes
-                continue
-            nb = _notebook(path)
-        except SubmissionError as err:  # one unreadable file does not hide the others
-            lesson = next((each for each in LESSONS if each.notebook == path.name), None)
-            if lesson is not None and lesson.assignment not in lessons:
-                lessons[lesson.assignment] = (lesson, path, None, str(err))
-            else:
-                problems.append(str(err))
-            continue
-        lesson = lesson_of(nb, path.name)
-        if lesson is None or lesson.assignment in lessons:
-            try:
-                chunks, unread = parsable(from_notebook_json(nb, path).chunks)
-                extra += chunks
-                problems += unread
-            except SubmissionError as err:
-                problems.append(str(err))
-            if lesson is not None:
-                graded.notes.append(f"{path}: a second {lesson.assignment} notebook; its code joins the first one's")
-            continue
-        lessons[lesson.assignment] = (lesson, path, nb, "")
-    if only is not None:  # the other lessons' notebooks are left out, and said to be
-        problems += [
-            f"{lessons.pop(name)[1]}: not graded here; this assignment grades {only.notebook}"
-            for name in list(lessons)
-            if name != only.assignment
-        ]
-    if not lessons:
-        if not extra:
-            if only is not None:
-                raise SubmissionError(
-                    "; ".join(problems + linked + [f"{folder}: no {only.notebook} found; hand it in"])
-                )
-            raise SubmissionError(
-                "; ".join(problems + linked)
-                or f"{folder}: no notebook or {MODULES_SAID} found; hand "
-                "in your lesson notebook(s) or your module(s) from exercises/"
-            )
-        pairs = drop_unwritten_stubs([(c.label, c.code) for c in extra])
-        submission = Submission(folder, [Chunk(label, code) for label, code in pairs], problems)
-        # Lesson modules (graph.py, tape.py) are graded on their lessons' functions; other code on every one.
-        graded.parts.append(_functions_part(submission, *{p.stem for p in modules if p not in links}, only=only))
-        return
-    graded.notes += problems
-    for lesson in LESSONS:  # lesson order
-        if lesson.assignment not in lessons:
-            continue
-        _, path, nb, problem = lessons[lesson.assignment]
+    handin = read(path, only)
+    graded = CourseGrade(str(handin.origin), notes=list(handin.notes))
+    if handin.code is not None:
+        graded.parts.append(_functions_part(handin.code, *handin.modules, only=only))
+    for each in handin.lessons:  # lesson order
+        problem = each.problem
         if not problem:
             try:
-                record = grade_lesson(nb, path, lesson, extra)
-            except SubmissionError as err:  # its code cannot be read: this lesson alone is worth 0
+                record = grade_lesson(each.nb, each.path, each.lesson, handin.extra)
+            except SubmissionError as err:  # in a folder, its code cannot be read: this lesson alone is worth 0
+                if not handin.folder:
+                    raise
                 problem = str(err)
         if problem:
-            record = cellgrades.problem_record(problem, lesson_points(lesson), path.name)
-        graded.parts.append(_lesson_part(lesson, path, record))
+            record = cellgrades.problem_record(problem, lesson_points(each.lesson), each.path.name)
+        graded.parts.append(Part(each.lesson.assignment, str(each.path), record["results"]))
+    graded.seconds = time.perf_counter() - started
+    return graded
 
 
 def results_json(graded):

@@ -18,9 +18,22 @@ from autograder.grading.worked_out import inputs, reference_memory, reference_se
 from autograder.sandbox.limits import Limits
 from autograder.sandbox.sandbox import Sandbox
 
-# The course's parts this module grades with (autograder/course/active.py).
-check_table, diagnose, judges = active.part("checks"), active.part("diagnose"), active.part("judges")
-JUDGES, work_out = judges.JUDGES, judges.work_out
+# The course's parts this module grades with (autograder/course/active.py), found when first used; as names for
+# tools/prepare.py, which reads the checks here.
+_PARTS = {"check_table": "checks", "diagnose": "diagnose"}
+
+
+def __getattr__(name):
+    """check_table and diagnose: the course's checks and diagnose parts."""
+    if name in _PARTS:
+        return active.part(_PARTS[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _judge(name):
+    """The course's judge ``name``."""
+    return active.part("judges").JUDGES[name]
+
 
 TELLING_TRIES = 50  # how many of a shrink's last failures are asked whether they tell the misconceptions apart
 GROWING = ("timeout", "slow")  # failures of a call too slow, which a check with growth explains
@@ -75,7 +88,7 @@ def telling(check, failures):
     answer; a course's diagnose part may say which failures tell them apart (``tells_apart``): the last such
     one is shown, or the smallest of all when none does.
     """
-    tells = getattr(diagnose, "tells_apart", None)
+    tells = getattr(active.part("diagnose"), "tells_apart", None)
     if tells is not None:
         for failure in failures[-1 : -TELLING_TRIES - 1 : -1]:
             if tells(check, failure):
@@ -155,9 +168,9 @@ class Runner(MeasuredRuns):
             return self.run_growth(check)
         if check.expect == "memory_bound":
             return self.run_bounded(check)
-        judge = self.judging(JUDGES[check.expect])
+        judge = self.judging(_judge(check.expect))
         for case in inputs(check):
-            failure = (self.judging(JUDGES[case.expect]) if case.expect else judge)(check, case, self.call(case))
+            failure = (self.judging(_judge(case.expect)) if case.expect else judge)(check, case, self.call(case))
             if failure:
                 return failure
         return None
@@ -170,7 +183,7 @@ class Runner(MeasuredRuns):
         example, as a Hypothesis run does (it never shrinks through one); a wrong answer is
         handed to Hypothesis, which finds it again and shrinks it to the smallest example.
         """
-        judge = self.judging(JUDGES[check.expect])
+        judge = self.judging(_judge(check.expect))
         for case in drawn_examples(check):
             failure = judge(check, case, self.call(case))
             if failure is None:
@@ -186,7 +199,7 @@ class Runner(MeasuredRuns):
         def judge(check, case, reply):
             if reply.get("status") == "out_of_time":
                 raise OutOfTime
-            return JUDGES[check.expect](check, case, reply)
+            return _judge(check.expect)(check, case, reply)
 
         try:
             failures = self.search(check, judge)
@@ -282,8 +295,8 @@ def grade(submission: Submission, checks=None, limits=Limits(), first=None, shri
     Grade's ``also``.
     """
     started = time.perf_counter()
-    checks = check_table.all_checks() if checks is None else checks
-    results = []
+    checks = active.part("checks").all_checks() if checks is None else checks
+    diagnose, results = active.part("diagnose"), []
     with Sandbox(submission.chunks, limits) as sandbox:
         also = first(sandbox) if first is not None else None
         runner = Runner(sandbox, shrink)
@@ -314,7 +327,8 @@ def warm(checks=None):
     The course's store (prepared.py) gives what it holds: drawn examples, large inputs, the reference's times.
     A worker process forked afterwards inherits all of it instead of working it out again.
     """
-    for check in check_table.all_checks() if checks is None else checks:
+    work_out = active.part("judges").work_out
+    for check in active.part("checks").all_checks() if checks is None else checks:
         if check.strategy is not None:
             drawn_examples(check)
             continue

@@ -1,4 +1,5 @@
-"""Turn what a learner handed in (a module, a notebook or a folder) into code chunks to run.
+"""Turn one file a learner handed in (a module or a notebook) into code chunks to run; grading/reading.py reads a
+whole hand-in (a folder too) with these.
 
 Nothing here runs the learner's code: it only reads files. A notebook's code
 cells become separate chunks, so one broken cell does not hide the functions
@@ -14,17 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder.course import cells as notebook
-from autograder.course.cells import drop_unwritten_stubs
 from autograder.course.lessons import teaching_sources
-from autograder.course.paths import reference_modules
 from autograder.course.saved_answers import answer_chunks
 from autograder.grading.json_cost import too_costly
 
 MAX_FILE_BYTES = 5_000_000  # a submission file larger than this is not read, nor more code than this
 MAX_NOTEBOOK_BYTES = 100_000_000  # a notebook may be larger: its outputs (plots, long prints) do not count
 MAX_CELLS = 10_000  # cells of any kind: a lesson notebook has a few dozen, and each one costs the pipeline time
-MODULE_NAMES = tuple(f"{name}.py" for name in reference_modules())  # the lesson modules' file names in exercises/
-MODULES_SAID = " or ".join(MODULE_NAMES)  # how a message names them
 
 
 class SubmissionError(Exception):
@@ -157,53 +154,3 @@ def from_notebook_json(nb, path, is_test=notebook.is_test_cell) -> Submission:
             f"{path}: its code cells hold {code_bytes} bytes, too many to grade; remove the data pasted into them"
         )
     return sub
-
-
-def from_folder(path: Path) -> Submission:
-    """Every notebook and lesson module in a folder, found by the one folder walk the CLI uses (reading.py)."""
-    from autograder.grading.reading import handed_in_files  # reading.py builds on this module
-
-    listed, walked = handed_in_files(path)
-    found = [p for p, link in listed if not link]
-    links = [p for p, link in listed if link]
-    if not found:
-        hint = f" ({len(links)} symbolic link(s) ignored)" if links else ""
-        raise SubmissionError(
-            f"{path}: no notebook or {MODULES_SAID} found{hint}; hand in your lesson notebook(s) or "
-            f"your module(s) from exercises/"
-        )
-    sub = Submission(origin=path)
-    problems = []
-    for p in found:
-        try:
-            part = load(p)
-        except SubmissionError as err:  # one unreadable file does not hide the others
-            problems.append(str(err))
-            continue
-        sub.chunks.extend(part.chunks)
-        sub.notes.extend(part.notes)
-    if not sub.chunks:
-        raise SubmissionError("; ".join(problems))
-    try:
-        pairs = drop_unwritten_stubs([(chunk.label, chunk.code) for chunk in sub.chunks])
-        sub.chunks = [Chunk(label, code) for label, code in pairs]
-    except (RecursionError, MemoryError, ValueError):  # code too deeply nested to parse here: run it as it is
-        pass
-    sub.notes.extend(problems + walked)
-    sub.notes.extend(f"{p}: symbolic link ignored" for p in links)
-    return sub
-
-
-def load(path) -> Submission:
-    """Read a submission from a module file, a notebook, or a folder holding either."""
-    path = Path(path)
-    if path.is_dir() and not path.is_symlink():
-        return from_folder(path)
-    if path.suffix == ".ipynb":
-        return from_notebook(path)
-    if path.suffix == ".py":
-        return from_module(path)
-    raise SubmissionError(
-        f"{path}: cannot grade a '{path.suffix or 'extensionless'}' file; "
-        "hand in a .py module, an .ipynb notebook, or a folder"
-    )

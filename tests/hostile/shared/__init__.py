@@ -7,7 +7,7 @@ A file whose attack needs nothing defined before it says ``HONEST = False``.
 import ast
 from pathlib import Path
 
-from autograder.grading import submission
+from autograder.grading import reading, submission
 
 HERE = Path(__file__).resolve().parent
 HOSTILE = HERE.parent
@@ -15,8 +15,9 @@ HONEST = HERE / "honest.py"
 
 
 def load(path):
-    """The submission at ``path``, as autograder's ``load`` reads it; a hostile file gets the honest code first."""
-    read = submission.load(path)
+    """The code of the hand-in at ``path``, as the grader reads it (grading/reading.py); a hostile file gets the honest
+    code first."""
+    read = reading.read(path).code
     if Path(path).resolve().parent == HOSTILE and _wants_honest(read.source):  # one module, as the file was
         (only,) = read.chunks
         read.chunks = [submission.Chunk(only.label, HONEST.read_text(encoding="utf-8") + "\n\n" + only.code)]
