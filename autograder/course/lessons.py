@@ -68,8 +68,14 @@ class LessonError(ValueError):
 
 
 def notebooks_folder(notebooks=None):
-    """``notebooks``, or the course's notebooks/ folder (found when asked for, not when this module is imported)."""
-    return active.root() / NOTEBOOKS_FOLDER if notebooks is None else Path(notebooks)
+    """``notebooks``, or the course's notebooks/ folder (found when first asked for, not when this module is
+    imported)."""
+    return _course_notebooks() if notebooks is None else Path(notebooks)
+
+
+@functools.cache
+def _course_notebooks():
+    return active.root() / NOTEBOOKS_FOLDER
 
 
 @dataclass(frozen=True)
