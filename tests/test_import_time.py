@@ -118,3 +118,17 @@ def test_an_import_back_would_fail():
     found = cycles_through(graph, ONE_WAY)
     assert ["autograder.course.lessons", "autograder.course.paths"] in found
     assert any({"autograder.grading.reading", "autograder.grading.submission"} <= set(cycle) for cycle in found)
+
+
+def test_a_course_package_that_cannot_be_imported_is_named_without_a_traceback(tmp_path):
+    """The course is found when first used, inside the CLI's handling: a missing package exits 3 and names it."""
+    missing = f"{active.name()}_missing"
+    done = subprocess.run(
+        [sys.executable, "-m", "autograder", "grade", str(tmp_path / "handin.py")],
+        env=dict(os.environ, **{active.ENV: missing}),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 3 and "Traceback" not in done.stderr, done.stderr
+    assert f"{missing!r} cannot be imported" in done.stderr and active.ENV in done.stderr

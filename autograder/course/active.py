@@ -105,6 +105,7 @@ def part(which):
     """One part of the course (a submodule named in PARTS)."""
     if which not in PARTS:
         raise ValueError(f"{which!r} is not a part of a course; the parts are {', '.join(PARTS)}")
+    course()  # a course that cannot be imported is a CourseError, whichever part is asked for first
     try:
         return importlib.import_module(f"{name()}.{which}")
     except ModuleNotFoundError as err:
