@@ -307,7 +307,7 @@ def read_folder(folder, only=None):
             )
         pairs = drop_unwritten_stubs([(c.label, c.code) for c in extra])
         handin.code = Submission(folder, [Chunk(label, code) for label, code in pairs], problems)
-        handin.modules = tuple({p.stem for p in modules if p not in links})
+        handin.modules = tuple(sorted({p.stem for p in modules if p not in links}))
         return handin
     handin.notes += problems
     handin.lessons = [lessons[lesson.assignment] for lesson in LESSONS if lesson.assignment in lessons]
