@@ -96,6 +96,12 @@ def sentence(fn, unit, sizes, seconds, reference=None):
     return f"{measured}: {beyond}{_larger(larger)} took {longer:.1f} times as long, so its time grows {grows}"
 
 
+def may_be_superlinear(largest, reference):
+    """Whether a call that took ``largest`` s of CPU on the largest size (None: stopped) could be read as growing
+    faster than the reference's, which took ``reference`` s there: superlinear asks at least SLOWER times as long."""
+    return largest is None or largest >= SLOWER * max(reference, MEASURABLE)
+
+
 def superlinear(sizes, seconds, reference):
     """Whether the learner's times grew clearly faster than the reference's over the same sizes (see GROWTH_MARGIN)."""
     if not seconds or seconds[-1] is None:
@@ -105,4 +111,4 @@ def superlinear(sizes, seconds, reference):
     larger = sizes[-1] / sizes[0]
     first = max(seconds[0] - reference[0], FLOOR * reference[0], MEASURABLE)
     beyond = seconds[-1] - reference[-1]
-    return seconds[-1] >= SLOWER * max(reference[-1], MEASURABLE) and beyond >= GROWTH_MARGIN * larger * first
+    return may_be_superlinear(seconds[-1], reference[-1]) and beyond >= GROWTH_MARGIN * larger * first

@@ -76,13 +76,31 @@ class MeasuredRuns:
         """
         for case in inputs(check):
             unit, sized = check.growth(case)
+            judge = self.judging(_judge(case.expect or check.expect))
+            # The largest first: a call that took less than growth.SLOWER times the reference's there cannot be
+            # read as growing too fast, so the smaller sizes are timed only when it did not.
+            _sizes, largest, failure = self.timed_sizes(sized[-1:], judge, check)
+            if failure:
+                return failure
+            if not growth.may_be_superlinear(largest[-1], reference_seconds(sized[-1][1])):
+                continue
+            smaller = sized[:-1]
+            if largest[-1] is None:  # stopped: it fails, and the smaller sizes only say how its time grows, each
+                # within the largest's limit in proportion to its size (what a linear call would need at most)
+                limits = self.sandbox.limits
+                limit = min(sized[-1][1].seconds or limits.struck_large_call_seconds, limits.longest_call_seconds)
+                smaller = [(n, dataclasses.replace(c, seconds=limit * n / sized[-1][0])) for n, c in smaller]
+            sizes, seconds, failure = self.timed_sizes(smaller, judge, check)
+            if failure:
+                return failure
+            if len(sizes) == len(sized) - 1 and None not in seconds:
+                sizes, seconds = [*sizes, sized[-1][0]], [*seconds, *largest]
             best = None
-            for _attempt in range(2):
-                sizes, seconds, failure = self.timed_sizes(
-                    sized, self.judging(_judge(case.expect or check.expect)), check
-                )
-                if failure:
-                    return failure
+            for attempt in range(2):
+                if attempt:
+                    sizes, seconds, failure = self.timed_sizes(sized, judge, check)
+                    if failure:
+                        return failure
                 best = (
                     seconds
                     if best is None or len(best) != len(seconds)

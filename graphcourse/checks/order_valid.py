@@ -2,6 +2,7 @@
 passes."""
 
 import random
+import re
 
 from autograder.grading import properties
 from autograder.grading.compare import Failure, no_answer, per_case, short
@@ -78,17 +79,36 @@ def entries_of(case, reply):
     return entries, None
 
 
+FIRST_WORDS = re.compile(f"^([^{SEPARATOR}\n]*){SEPARATOR}", re.MULTILINE)
+
+
+def names_of(case, reply):
+    """(the names the answer lists, in its order, or None; the Failure that says what is wrong, or None).
+
+    The names only, as entries_of reads them: when every entry is a string of at least two words (the usual answer,
+    often of 200,000 entries), they are read from one text at C speed, with no entry split apart.
+    """
+    got = reply.get("value") if reply.get("status") == "ok" else None
+    if type(got) is list and got and set(map(type, got)) == {str}:
+        text = "\n".join(got)
+        if text.count("\n") == len(got) - 1:  # no entry holds a line break: a line is an entry
+            names = FIRST_WORDS.findall(text)
+            if len(names) == len(got):
+                return names, None
+    entries, failure = entries_of(case, reply)
+    return (None, failure) if failure else ([name for name, _op, _inputs in entries], None)
+
+
 def order_failure(case, reply, once=False, no_leaves=False):
     """None when the answer lists every node in a valid order, else the Failure.
 
     Listing a leaf, or a node more than once, is order_leaves' and order_once's business: other families
     read past them (leaves dropped, a node's first place kept) unless ``no_leaves`` or ``once`` asks.
     """
-    entries, failure = entries_of(case, reply)
+    names, failure = names_of(case, reply)
     if failure:
         return failure
     leaves = leaves_of(case)
-    names = [name for name, _op, _inputs in entries]
     listed = [name for name in names if name in leaves]
     if no_leaves and listed:
         return Failure(
