@@ -39,6 +39,7 @@ import sys
 from pathlib import Path
 
 from autograder.course import active
+from autograder.course.paths import grade_sources
 from autograder.grading.engine import Case
 from autograder.grading.sources_digest import digest_of
 from autograder.sandbox.channel import quiet_gc
@@ -67,8 +68,6 @@ def path(course_dir=None):
 
 def source_files():
     """Every file the store's contents follow from: the files a grade follows from (autograder/course/paths.py)."""
-    from autograder.course.paths import grade_sources  # the course's folders: found when the store is checked
-
     return grade_sources()
 
 
@@ -151,12 +150,26 @@ def encode_case(case):
     return {name: encode(getattr(case, name)) for name in FIELDS}
 
 
+class Exact(list):
+    """Cases that come back from the store equal to themselves, with the store's text of each (``texts``)."""
+
+    def __init__(self, cases, texts):
+        super().__init__(cases)
+        self.texts = texts
+
+
+def _text(case):
+    return quiet_gc(json.dumps, encode_case(case), separators=(",", ":"))
+
+
 def exact(cases):
-    """``cases`` if each comes back from the store equal to itself, else Unencodable (a NaN, for one)."""
+    """``cases`` (an Exact) if each comes back from the store equal to itself, else Unencodable (a NaN, for one)."""
+    texts = []
     for case in cases:
-        if decode_case(decode(json.dumps(encode_case(case)))) != case:
+        texts.append(_text(case))
+        if decode_case(decode(texts[-1])) != case:
             raise Unencodable(f"a case that does not come back equal to itself ({case.label or case.fn})")
-    return cases
+    return Exact(cases, texts)
 
 
 def decode_case(data):
@@ -226,7 +239,8 @@ def dumps(examples, inputs, seconds, source_digest=None, measured_on=None):
     named = [(f"examples/{cid}", count, cases) for cid, (count, cases) in examples.items()]
     named += [(f"inputs/{cid}", 0, cases) for cid, cases in inputs.items()]
     for key, count, cases in named:
-        data = quiet_gc(json.dumps, [encode_case(c) for c in cases], separators=(",", ":")).encode("ascii")
+        texts = cases.texts if isinstance(cases, Exact) else [_text(c) for c in cases]  # written once by exact()
+        data = f"[{','.join(texts)}]".encode("ascii")
         entries[key] = [offset, len(data), hashlib.sha256(data).hexdigest(), count]
         parts.append(data)
         offset += len(data)
