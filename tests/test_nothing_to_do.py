@@ -75,3 +75,22 @@ def test_another_cohorts_folder_is_refused(tmp_path):
     handed_in.mkdir()
     assert "holds the grades of another cohort (demo)" in refusals.of_batch(out, submissions=handed_in)
     assert refusals.of_batch(out) == ""
+
+
+def test_the_front_imports_the_batch_one_way():
+    """grade.py (make grade's front) imports the batch when there is work; the batch never imports the front."""
+    import ast
+
+    def imported_names(module):
+        tree = ast.parse((ROOT / "autograder" / "pipeline" / f"{module}.py").read_text(encoding="utf-8"))
+        found = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                found |= {f"{node.module}.{alias.name}" for alias in node.names} | {node.module}
+            elif isinstance(node, ast.Import):
+                found |= {alias.name for alias in node.names}
+        return found
+
+    assert "autograder.pipeline.batch" in imported_names("grade")
+    assert not {"autograder.pipeline.grade"} & imported_names("batch")
+    assert not {"autograder.pipeline.grade", "autograder.pipeline.batch"} & imported_names("command")

@@ -71,7 +71,7 @@ from pathlib import Path
 from autograder.course import active
 from autograder.files import sha
 from autograder.nbgrader.course_folder import BatchError, Course, remove
-from autograder.pipeline import collect as download, grade, handins, outputs, pregrading, terminal_table, unchanged
+from autograder.pipeline import collect as download, command, handins, outputs, pregrading, terminal_table, unchanged
 from autograder.pipeline.feedback_pool import Feedback
 from autograder.pipeline.pool import WORKERS
 from autograder.pipeline.progress import Progress
@@ -200,14 +200,14 @@ def run(out="out", submissions=None, zip_file=None, assignment=None, workers=WOR
 
 
 def main(argv=None, started=None):
-    """The batch's command line (autograder/pipeline/grade.py's parser); ``started``: when the command started.
+    """The batch's command line (autograder/pipeline/command.py); ``started``: when the command started.
 
     A complete run keeps what it printed, with the digest of its inputs taken before it read them and OUT's files as
     it leaves them (autograder/pipeline/unchanged.py), for the next make grade to answer with when nothing changed.
     """
-    args = grade.parser(__doc__, "python -m autograder.pipeline.batch").parse_args(argv)
+    args = command.parser(__doc__, "python -m autograder.pipeline.batch").parse_args(argv)
     started = time.monotonic() if started is None else started
-    digest = grade.inputs_digest(args)
+    digest = command.inputs_digest(args)
     unchanged.forget(args.out)
     try:
         cohort = run(args.out, args.submissions, args.zip, args.assignment, args.workers, db_url=args.db_url)
@@ -223,13 +223,13 @@ def main(argv=None, started=None):
     elif cohort.refreshed:
         done = "no hand-in changed, nothing was graded again"
     else:
-        done = grade.NOTHING
+        done = command.NOTHING
     if cohort.refreshed:
         done += (
             f"; grades or comments set by hand in the gradebook changed for {len(cohort.refreshed)} hand-in(s): "
             "their feedback pages were written again"
         )
-    print(f"\n{done}; {grade.DONE} {out}/")
+    print(f"\n{done}; {command.DONE} {out}/")
     if digest and not cohort.unfinished:
         unchanged.remember(args.out, digest, printed)
     return 0
