@@ -81,7 +81,7 @@ def test_shrinking_keeps_the_smallest_failure_that_tells_the_misconceptions_apar
     from autograder.grading.compare import Failure
 
     found = [Failure(None, "larger"), Failure(None, "smaller"), Failure(None, "smallest, all zeros")]
-    monkeypatch.setattr(runner.diagnose, "tells_apart", lambda check, failure: "zeros" not in failure.summary)
+    monkeypatch.setattr(diagnose, "tells_apart", lambda check, failure: "zeros" not in failure.summary)
     assert runner.telling(None, found).summary == "smaller"
-    monkeypatch.setattr(runner.diagnose, "tells_apart", lambda check, failure: False)
+    monkeypatch.setattr(diagnose, "tells_apart", lambda check, failure: False)
     assert runner.telling(None, found).summary == "smallest, all zeros"

@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from autograder.course import active
 from autograder.grading import prepared, runner, worked_out
 from autograder.grading.engine import Case, Check
 
@@ -162,7 +163,7 @@ def test_the_runner_grades_with_what_the_store_holds(store_in_use):
 def test_without_a_store_the_runner_works_everything_out(store_in_use):
     runner.use(prepared.Prepared(reason="none"))
     assert worked_out.inputs(BUILT) == built_cases()
-    property_check = next(c for c in runner.check_table.all_checks() if c.strategy is not None)
+    property_check = next(c for c in active.part("checks").all_checks() if c.strategy is not None)
     drawn = runner.drawn_examples(property_check)
     assert len(drawn) >= 1 and all(type(c) is Case for c in drawn)
 
@@ -186,11 +187,11 @@ def test_prepare_writes_what_a_grader_reads_back(tmp_path, store_in_use, monkeyp
     from autograder.tools import prepare
 
     monkeypatch.setattr(prepare, "import_all", lambda: [])  # this worker's later examples stay as they were
-    checks = [c for c in runner.check_table.all_checks() if module_of(c.function) == "graph"]
+    checks = [c for c in active.part("checks").all_checks() if module_of(c.function) == "graph"]
     data, left_out = prepare.contents(checks)
     assert left_out == []
     (tmp_path / prepared.NAME).write_bytes(data)
-    held = prepared.load(runner.check_table.all_checks(), tmp_path / prepared.NAME)
+    held = prepared.load(active.part("checks").all_checks(), tmp_path / prepared.NAME)
     assert not held.reason
     for check in checks:
         if check.strategy is not None:
@@ -235,7 +236,8 @@ def test_grading_from_the_store_imports_no_hypothesis():
     import sys
 
     script = (
-        "import sys; from autograder.grading import runner; runner.check_table.all_checks(); "
+        "import sys; from autograder.course import active; from autograder.grading import runner; "
+        "active.part('checks').all_checks(); "
         "from graphcourse import judges; print('hypothesis' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
@@ -293,12 +295,12 @@ def test_a_process_that_ran_learner_code_never_writes_the_store(tmp_path, monkey
 
 def test_the_store_and_the_record_cache_hash_the_same_sources_one_way(monkeypatch):
     """The store is made from the digest the record cache keys its records by: one function, one list of sources."""
-    from autograder.grading import cellgrades
+    from autograder.grading import cellgrades, provenance
 
-    assert prepared.digest_of is cellgrades.digest_of
+    assert cellgrades.fingerprint is provenance.fingerprint and prepared.digest_of is provenance.digest_of
     hashed = []
     monkeypatch.setattr(prepared, "digest_of", lambda files: hashed.append(list(files)) or "same")
     before = prepared.made_from()
-    assert hashed == [cellgrades.fingerprinted_files()]
+    assert hashed == [provenance.fingerprinted_files()]
     monkeypatch.setattr(prepared, "digest_of", lambda files: "other")
     assert prepared.made_from() != before

@@ -12,7 +12,6 @@ of exactly those: the same code is graded once, and a change to any of them
 """
 
 import dataclasses
-import functools
 import hashlib
 import json
 import time
@@ -20,39 +19,14 @@ from pathlib import Path
 
 from autograder.course import active, cells as notebook
 from autograder.course.lessons import function_of
-from autograder.course.paths import grade_sources
 from autograder.files import write_atomic
 from autograder.grading import answers, feedback, graded_tests, provenance, report
-from autograder.grading.sources_digest import digest_of
+from autograder.grading.provenance import fingerprint
+from autograder.grading.runner import grade
 from autograder.grading.submission import Submission, SubmissionError, from_notebook_json
 from autograder.sandbox.limits import Limits
 
 VERSION = 3  # bump when the record's layout changes (2: a function cell's pictures; 3: each test's parts)
-
-
-def fingerprinted_files():
-    """Every file whose content can change a grade (autograder/course/paths.py's one list); tests/test_layers.py
-    proves nothing grading imports is left out."""
-    return grade_sources()
-
-
-@functools.lru_cache(maxsize=1)
-def fingerprint():
-    """A hash of everything that decides a grade: a new judge or check regrades every record."""
-    return digest_of(fingerprinted_files())
-
-
-@functools.lru_cache(maxsize=1)
-def fingerprints():
-    """fingerprint()'s files in two parts, each hashed as it hashes them: {"course": the course's checks, judges,
-    references and lesson sources, "machinery": the kit's grading layers}. A grade's provenance names both, so
-    a regrade can say which of them changed."""
-    machinery = active.KIT_ROOT / "autograder"
-    files = fingerprinted_files()
-    return {
-        "course": digest_of(f for f in files if not f.is_relative_to(machinery)),
-        "machinery": digest_of(f for f in files if f.is_relative_to(machinery)),
-    }
 
 
 def chunks_of(nb, filename, test_ids):
@@ -161,8 +135,6 @@ def grade_record(chunks, points, notes=(), origin="notebook", settings=None):
 
     ``settings``: the HiddenChecks settings of the course config ({"limits": {...}, "shrink": bool}).
     """
-    from autograder.grading.runner import grade
-
     all_checks = active.part("checks").all_checks
     started = time.perf_counter()
     functions = {function_of(g) for g in points} - {""}

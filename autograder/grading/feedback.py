@@ -5,6 +5,7 @@ they never show a check's source.
 """
 
 from autograder.course import active
+from autograder.course.paths import EXERCISES_FOLDER
 from autograder.grading.compare import short
 
 
@@ -12,8 +13,6 @@ from autograder.grading.compare import short
 # that stops there only draws, so its import error says nothing about the learner's code.
 def drawing_helper_missing(message):
     """Is ``message`` the import error of the course's exercises package (or one of its modules)?"""
-    from autograder.course.paths import EXERCISES_FOLDER  # the course's folders: found when a failure is read
-
     return message == f"No module named '{EXERCISES_FOLDER}'" or message.startswith(
         f"No module named '{EXERCISES_FOLDER}."
     )

@@ -3,9 +3,9 @@
 A grade's provenance is a small dict of strings:
 
     handin      sha256 of the hand-in as graded (a file's bytes; a folder's files, by name)
-    checks      the digest of everything that decides a grade: cellgrades.fingerprint(), the record cache's own
+    checks      the digest of everything that decides a grade: fingerprint(), which the record cache's keys hold too
     course      that digest's course part (checks, judges, references, lesson sources)
-    machinery   and its machinery part (the kit's grading layers): cellgrades.fingerprints()
+    machinery   and its machinery part (the kit's grading layers): fingerprints()
     kit         the kit's version
     python      the interpreter and its version
     packages    {name: version} of the packages a grade follows from (PACKAGES)
@@ -26,7 +26,11 @@ import os
 import platform
 from pathlib import Path
 
+from autograder.course import active
+from autograder.course.paths import grade_sources
 from autograder.files import write_atomic
+from autograder.grading.sources_digest import digest_of
+from autograder.sandbox import isolation
 
 KIT = "graphkit"
 PACKAGES = ("hypothesis", "nbgrader", "nbformat", "nbconvert")  # the examples drawn; nbgrader's scoring and pages
@@ -44,8 +48,6 @@ def _version(name):
 
 def isolation_mode():
     """ "full" or "limits": how the sandbox runs learner code here; "none" when it refuses to start."""
-    from autograder.sandbox import isolation
-
     try:
         return isolation.mode()
     except isolation.IsolationError:
@@ -63,10 +65,32 @@ def _environment(limits_asked):
 
 def environment():
     """{"python", "packages", "isolation"} of this process (the isolation mode as GRAPHKIT_SANDBOX asks now)."""
-    from autograder.sandbox import isolation
-
     found = _environment(isolation.asked_for_limits())
     return {**found, "packages": dict(found["packages"])}
+
+
+def fingerprinted_files():
+    """Every file whose content can change a grade (autograder/course/paths.py's one list); tests/test_layers.py
+    proves nothing grading imports is left out."""
+    return grade_sources()
+
+
+@functools.lru_cache(maxsize=1)
+def fingerprint():
+    """A hash of everything that decides a grade: a new judge or check regrades every record."""
+    return digest_of(fingerprinted_files())
+
+
+@functools.lru_cache(maxsize=1)
+def fingerprints():
+    """fingerprint()'s files in two parts, each hashed as it hashes them: {"course": the course's checks, judges,
+    references and lesson sources, "machinery": the kit's grading layers}, so a regrade can say which changed."""
+    machinery = active.KIT_ROOT / "autograder"
+    files = fingerprinted_files()
+    return {
+        "course": digest_of(f for f in files if not f.is_relative_to(machinery)),
+        "machinery": digest_of(f for f in files if f.is_relative_to(machinery)),
+    }
 
 
 def now():
@@ -115,11 +139,9 @@ def _file_sha(path):
 
 def of_grading(graded_at=None):
     """The provenance of a grade made now, by this process, without its hand-in's digest."""
-    from autograder.grading import cellgrades
-
     return {
-        "checks": cellgrades.fingerprint(),
-        **cellgrades.fingerprints(),
+        "checks": fingerprint(),
+        **fingerprints(),
         "kit": _version(KIT),
         **environment(),
         "graded_at": graded_at or now(),

@@ -18,17 +18,6 @@ from autograder.grading.worked_out import inputs, reference_memory, reference_se
 from autograder.sandbox.limits import Limits
 from autograder.sandbox.sandbox import Sandbox
 
-# The course's parts this module grades with (autograder/course/active.py), found when first used; as names for
-# tools/prepare.py, which reads the checks here.
-_PARTS = {"check_table": "checks", "diagnose": "diagnose"}
-
-
-def __getattr__(name):
-    """check_table and diagnose: the course's checks and diagnose parts."""
-    if name in _PARTS:
-        return active.part(_PARTS[name])
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 def _judge(name):
     """The course's judge ``name``."""

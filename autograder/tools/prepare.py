@@ -61,7 +61,7 @@ def contents(checks=None):
     """The store's bytes for ``checks`` (default: the course's), everything worked out afresh in this process;
     and the checks it could not hold."""
     import_all()
-    checks = runner.check_table.all_checks() if checks is None else checks
+    checks = active.part("checks").all_checks() if checks is None else checks
     runner.use(prepared.Prepared(reason="worked out afresh"))
     examples, inputs, left_out, timings = {}, {}, [], []
     clock = ThreadPoolExecutor(max_workers=1)  # one reference call at a time: each is measured alone
@@ -97,7 +97,7 @@ def contents(checks=None):
 
 def current(where=None):
     """(True, "") when the course's store is current, else (False, why)."""
-    held = prepared.load(runner.check_table.all_checks(), where)
+    held = prepared.load(active.part("checks").all_checks(), where)
     return (not held.reason, held.reason)
 
 
