@@ -13,7 +13,7 @@ import pytest
 
 from autograder import GRADING_LAYER, LAYERS, layers_from
 from autograder.course import active, paths
-from autograder.grading import cellgrades
+from autograder.grading import provenance
 from tests.conftest import ROOT
 
 
@@ -269,7 +269,7 @@ def test_grading_does_not_import_learner_tests(graph):
 
 def test_the_grade_cache_key_covers_everything_grading_runs(graph):
     """Every module the grading layer imports, however indirectly, is hashed into the grade cache key."""
-    hashed = {path.resolve() for path in cellgrades.fingerprinted_files()}
+    hashed = {path.resolve() for path in provenance.fingerprinted_files()}
     upstream = set()
     for package in (*layers_from(GRADING_LAYER), COURSE):  # grading reaches the course by name, not by import
         upstream |= graph.find_upstream_modules(package, as_package=True) | {package} | graph.find_descendants(package)
