@@ -91,9 +91,9 @@ def test_the_digest_of_the_checks_is_the_record_caches_own():
 
     made = provenance.of_grading()
     assert made["checks"] == cellgrades.fingerprint()
-    files = cellgrades.fingerprinted_files()
-    assert cellgrades.digest_of(files) == made["checks"]
-    assert {made["course"], made["machinery"]} == set(cellgrades.fingerprints().values())
+    files = provenance.fingerprinted_files()
+    assert provenance.digest_of(files) == made["checks"]
+    assert {made["course"], made["machinery"]} == set(provenance.fingerprints().values())
     assert set(provenance.FIELDS) <= set(provenance.of_handin(FIXTURE / "solutions" / "words.py"))
 
 
