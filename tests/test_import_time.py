@@ -1,5 +1,5 @@
-"""The machinery finds the course when first used, never when imported, and the modules that read and grade a
-hand-in import one way (no cycle, late imports included: grimp sees imports inside functions too)."""
+"""The machinery finds the course when first used, never when imported, and its modules import one way (no cycle,
+late imports included: grimp sees imports inside functions too)."""
 
 import json
 import os
@@ -18,8 +18,8 @@ HANDIN_MODULES = (
     "autograder.grading.reading",
     "autograder.cli",
 )
-# The packages whose modules may take no part in an import cycle.
-ONE_WAY = ("autograder.course", "autograder.grading.reading", "autograder.grading.submission", *HANDIN_MODULES)
+# Packages whose cycles among their own modules are not checked yet; a cycle that reaches any other module is.
+NOT_YET = ("autograder.pipeline",)
 
 # Imports the modules named in argv with the course missing, then finds the course named by COURSE_NAME.
 SCRIPT = """
@@ -98,26 +98,38 @@ def cycles(graph):
     return sorted(found)
 
 
-def cycles_through(graph, packages):
-    return [cycle for cycle in cycles(graph) if any(m == p or m.startswith(p + ".") for m in cycle for p in packages)]
+def within(module, packages):
+    return any(module == p or module.startswith(p + ".") for p in packages)
+
+
+def checked_cycles(graph):
+    """The import cycles of the kit but those among the modules of NOT_YET alone."""
+    return [cycle for cycle in cycles(graph) if not all(within(m, NOT_YET) for m in cycle)]
 
 
 def build():
     return grimp.build_graph("autograder", cache_dir=None)
 
 
-def test_a_hand_in_passes_through_modules_that_import_one_way():
-    assert cycles_through(build(), ONE_WAY) == []
+def test_the_kit_s_modules_import_one_way():
+    assert checked_cycles(build()) == []
 
 
 def test_an_import_back_would_fail():
-    """The check is real: a file reader importing the hand-in reader, or the lessons importing the paths, is caught."""
+    """The check is real: a file reader importing the hand-in reader, the lessons importing the paths, the
+    provenance importing the record cache, or the record cache importing make grade's outputs, is caught."""
     graph = build()
-    graph.add_import(importer="autograder.grading.submission", imported="autograder.grading.reading")
-    graph.add_import(importer="autograder.course.lessons", imported="autograder.course.paths")
-    found = cycles_through(graph, ONE_WAY)
-    assert ["autograder.course.lessons", "autograder.course.paths"] in found
-    assert any({"autograder.grading.reading", "autograder.grading.submission"} <= set(cycle) for cycle in found)
+    for importer, imported in (
+        ("autograder.grading.submission", "autograder.grading.reading"),
+        ("autograder.course.lessons", "autograder.course.paths"),
+        ("autograder.grading.provenance", "autograder.grading.cellgrades"),
+        ("autograder.grading.cellgrades", "autograder.pipeline.outputs"),
+    ):
+        graph.add_import(importer=importer, imported=imported)
+        found = checked_cycles(graph)
+        graph.remove_import(importer=importer, imported=imported)
+        assert any({importer, imported} <= set(cycle) for cycle in found), (importer, imported)
+    assert checked_cycles(graph) == []
 
 
 def test_a_course_package_that_cannot_be_imported_is_named_without_a_traceback(tmp_path):
