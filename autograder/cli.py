@@ -23,10 +23,13 @@ import os
 import sys
 from contextlib import contextmanager
 
+from autograder.course import active
 from autograder.course.active import CourseError
+from autograder.course.lessons import LESSONS, function_of
 from autograder.files import write_atomic
-from autograder.grading import graded_tests, provenance, report, visibility
+from autograder.grading import by_lesson, graded_tests, provenance, report, visibility
 from autograder.grading.submission import SubmissionError
+from autograder.pipeline import reproduce
 from autograder.sandbox import isolation, isolation_report, sandbox
 from autograder.sandbox.isolation import IsolationError
 
@@ -41,9 +44,6 @@ def percent(score, most):
 
 def scale(graded):
     """One line: what the hand-in is out of, and why: the parts it can earn points in, and what they leave out."""
-    from autograder.course.lessons import LESSONS, function_of
-    from autograder.grading.by_lesson import lesson_points
-
     earned = [
         f"{os.path.basename(p.origin)} {p.results['max_score']:g}" for p in graded.parts if p.label != "functions"
     ]
@@ -55,7 +55,7 @@ def scale(graded):
         earned.append(f"{part.results['max_score']:g} for the hidden checks of {', '.join(names)}")
     left = {}
     for lesson in LESSONS:
-        points = lesson_points(lesson)
+        points = by_lesson.lesson_points(lesson)
         if lesson.assignment in lessons_in or not {function_of(g) for g in points} & set(functions):
             continue
         answers = sum(most for g, most in points.items() if not function_of(g))
@@ -130,8 +130,6 @@ def outcome(path, verbose=False, shown=None, lesson=None):
     shown: {key: Gradescope visibility} of the tests (autograder/grading/visibility.py), none by default;
     lesson: the assignment id of the one lesson to grade the hand-in on, or None for every lesson it holds.
     """
-    from autograder.grading import by_lesson  # imported late: it loads Hypothesis and the checks
-
     try:
         graded = by_lesson.grade_path(path, lesson)
         results = by_lesson.results_json(graded)
@@ -172,15 +170,11 @@ def say(text, stream=None):
 
 def families():
     """The course's check families."""
-    from autograder.course import active
-
     return {check.family for check in active.part("checks").all_checks()}
 
 
 def property_families():
     """The check families whose checks try generated examples (the "property" group of --visibility)."""
-    from autograder.course import active
-
     return {check.family for check in active.part("checks").all_checks() if check.strategy is not None}
 
 
@@ -197,8 +191,6 @@ def percentage(text):
 
 def lesson_id(text):
     """--lesson's value: the assignment id of one of the course's lessons."""
-    from autograder.course.lessons import LESSONS
-
     known = [lesson.assignment for lesson in LESSONS]
     if text not in known:
         raise argparse.ArgumentTypeError(f"{text!r} is no lesson of the course; give one of {', '.join(known)}")
@@ -247,8 +239,6 @@ def cmd_grade(args):
 
 
 def cmd_reproduce(args):
-    from autograder.pipeline import reproduce
-
     code, text = reproduce.run(args.results, args.handin)
     say(text, sys.stdout if code != reproduce.EXIT_CANNOT else sys.stderr)
     return code

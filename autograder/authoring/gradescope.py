@@ -46,6 +46,7 @@ from autograder.authoring.release import ReleaseError, check_sources
 from autograder.course import active, paths
 from autograder.course.lessons import LESSONS, function_of, module_of
 from autograder.grading import visibility
+from autograder.grading.by_lesson import lesson_points
 
 OUT = Path("dist") / "gradescope"  # relative to the root: <lesson id>.zip in it
 
@@ -163,8 +164,6 @@ def scripts(lesson=None, shown=None):
 
 def lesson_total(lesson):
     """What the lesson's notebook can earn: the assignment's total points on Gradescope, as in the gradebook."""
-    from autograder.grading.by_lesson import lesson_points
-
     return sum(lesson_points(lesson).values())
 
 
@@ -175,8 +174,6 @@ def total_line(lesson):
 
 def points_text(lesson, shown=None):
     """GRADESCOPE.md of ``lesson``'s zip: the total to configure for the assignment; and the visibility."""
-    from autograder.grading.by_lesson import lesson_points
-
     checks = active.part("checks").all_checks()
     functions = {function_of(grade_id) for grade_id in lesson_points(lesson)} - {""}
     modules = sorted({f"{module_of(function)}.py" for function in functions})
