@@ -2,6 +2,8 @@
 
 import ast
 import difflib
+import io
+import re
 
 import pytest
 
@@ -124,3 +126,18 @@ def test_classified_survivors_name_real_mutants():
     assert set(mutants.EQUIVALENT) <= keys
     assert set(mutants.GAPS) <= keys
     assert not set(mutants.EQUIVALENT) & set(mutants.GAPS)
+
+
+def test_the_report_counts_each_family_a_mutant_fails_once():
+    """Kills are counted by the failed checks' families, as the engine reads a check id: a mutant failing two checks
+    of one family counts once for it."""
+    first, second = MUTANTS[:2]
+    outcome = {
+        None: (10, 10, [], 0.0),
+        first: (6, 10, ["deep_graph/long_chain", "deep_graph/wide_fan", "linear_time/chain"], 0.0),
+        second: (9, 10, ["deep_graph/long_chain"], 0.0),
+    }
+    out = io.StringIO()
+    mutants.report([first, second], outcome, 1.0, out)
+    kills = out.getvalue().split("mutants each family kills")[1].split("\n\n")[0]
+    assert re.findall(r"^  (\S+) +(\d+)$", kills, re.MULTILINE) == [("deep_graph", "2"), ("linear_time", "1")]

@@ -39,6 +39,11 @@ class Case:
         return extra
 
 
+def family_of(check_id):
+    """The family a check's id names ("family/variant")."""
+    return check_id.split("/")[0]
+
+
 @dataclass(frozen=True)
 class Check:
     id: str  # "family/variant": stable, used in gradebooks, CSVs and results JSON
@@ -55,7 +60,7 @@ class Check:
 
     @property
     def family(self):
-        return self.id.split("/")[0]
+        return family_of(self.id)
 
     def inputs(self):
         """The fixed cases, built now if they were given as a function."""

@@ -36,6 +36,7 @@ from autograder.course import active
 from autograder.course.lessons import module_of
 from autograder.course.markers import region_spans
 from autograder.course.paths import REFERENCE, ROOT
+from autograder.grading.engine import family_of
 from autograder.tools import marked
 from autograder.tools.mutation_operators import OPERATORS, STATEMENT_ONLY, parent_map, replacement_text
 
@@ -241,7 +242,7 @@ def report(all_mutants, outcome, seconds, out=sys.stdout):
         return 1
     killed = [m for m in all_mutants if outcome[m][0] < outcome[m][1]]
     survivors = [m for m in all_mutants if outcome[m][0] >= outcome[m][1]]
-    kills = Counter(family for m in killed for family in {check.split("/")[0] for check in outcome[m][2]})
+    kills = Counter(family for m in killed for family in {family_of(check) for check in outcome[m][2]})
     rate = 100.0 * len(killed) / len(all_mutants) if all_mutants else 0.0
     print(f"mutants generated  {len(all_mutants)}", file=out)
     print(f"killed             {len(killed)}  ({rate:.1f}%)", file=out)
