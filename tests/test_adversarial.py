@@ -3,7 +3,9 @@
 Every file in tests/hostile/ is a complete submission whose docstring names its attack and whose
 EXPECTED literal gives the points it must earn per function ("full" or 0 mostly): honest parts earn theirs, attacks
 earn 0. Optional literals: CHECKS = "all" (grade on every check; otherwise the two long-graph
-families are left out, which no other attack needs and which cost ~10 s per submission), NEEDS =
+families are left out, which no other attack needs and which cost ~10 s per submission) or CHECKS =
+"mini" (the first check of each of those families: for an attack that plays out alike on every call,
+a crash, a timeout or a restart each time, so more calls only repeat it), NEEDS =
 "full" (the attack is only kept out by the full sandbox: namespaces, private root, own uid),
 KNOWN_HOLE (a hole this suite found whose fix belongs outside the sandbox: the test is a strict
 xfail until it is fixed), LIMITS (keyword arguments of the sandbox's Limits, for an attack on the
@@ -101,7 +103,7 @@ STEMS = sorted(HOSTILES)
 
 
 def checks_for(hostile):
-    return ALL_CHECKS if hostile.checks == "all" else LIGHT
+    return {"all": ALL_CHECKS, "mini": MINI}.get(hostile.checks, LIGHT)
 
 
 def expected_points(hostile, checks):
@@ -319,8 +321,8 @@ def test_hostile_files_are_well_formed():
         assert hostile.doc and "\n" not in hostile.doc, f"{hostile.stem}: needs a one-line docstring"
         assert set(hostile.expected) == set(FUNCTIONS), f"{hostile.stem}: EXPECTED must name {FUNCTIONS}"
         assert all(0 <= hostile.expected[f] <= FULL[f] for f in FUNCTIONS), hostile.stem
-        assert hostile.checks in ("all", "light") and hostile.needs in ("full", ""), hostile.stem
-        if hostile.checks == "light":  # full marks or nothing: partial points would depend on the checks left out
+        assert hostile.checks in ("all", "light", "mini") and hostile.needs in ("full", ""), hostile.stem
+        if hostile.checks != "all":  # full marks or nothing: partial points would depend on the checks left out
             assert all(hostile.expected[f] in (0, FULL[f]) for f in FUNCTIONS), hostile.stem
 
 

@@ -1,6 +1,7 @@
 """Forks sleeping children at import until the process limit stops it, and exits in backward so every restart floods again."""
 
 EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": 0}
+CHECKS = "mini"  # every call of backward exits and every restart floods again: more checks only repeat it
 
 
 import os
