@@ -4,15 +4,22 @@ Graphs come from graphcourse/builders.py, the same shapes the hidden checks use.
 prints the time per edge at each size and the log-log slope of the time against the edges,
 as information: 1 is linear, and the machine's caches move it.
 
+``CLASS`` and ``class_entries()`` make up the bench's realistic class (autograder/tools/cohorts.py
+builds it): mostly single mistakes of the zoo, some slow or recursive sweeps, a few untouched
+notebooks and a few correct answers, drawn from the zoo entries of the lessons a learner hands in.
+
 ``otter_tests()`` is the same exercise for otter (`otter run`, when otter is installed): the
 worked examples of graph.py's functions as OK-format doctests, answers from the reference.
 """
 
+import functools
 import gc
 import math
 import time
 
-from graphcourse import builders
+from autograder.course.lessons import LESSONS, module_of, read_lesson
+from graphcourse import builders, demo, zoo
+from graphcourse.checks import all_checks
 from solutions import graph as reference
 
 SIZES = (10**4, 10**5, 10**6)
@@ -90,6 +97,60 @@ def figures(progress):
         + ", ".join(f"{shape} {value:.2f}" for shape, value in slopes.items())
         + " (information)"
     )
+
+
+# The bench's realistic class, in a fixed order: (kind, share of the learners, what those learners hand in).
+# "untouched" hands in the release notebooks; every other kind hands in the code of one of its zoo entries.
+CLASS = (
+    ("mistake", 0.70, "one mistake from the zoo"),
+    ("slow", 0.15, "a slow or recursive sweep"),
+    ("untouched", 0.05, "the release notebooks untouched"),
+    ("correct", 0.10, "a correct answer"),
+)
+LONG_CALL_SECONDS = 3.0  # a fixed call allowed longer than this is one a slow or recursive sweep runs into
+
+
+@functools.lru_cache(maxsize=None)
+def timed_families(modules):
+    """The families of the checks of ``modules`` that a slow or recursive sweep fails by running into a time
+    limit: the timed ones, and those whose fixed calls may run longer than LONG_CALL_SECONDS (the deep chains)."""
+    return {
+        c.family
+        for c in all_checks()
+        if module_of(c.function) in modules
+        and (
+            c.expect == "linear_time"
+            or (c.strategy is None and any((case.seconds or 0) > LONG_CALL_SECONDS for case in c.inputs()))
+        )
+    }
+
+
+def slow(entry, modules):
+    """Whether a zoo entry is a slow or recursive sweep: a misconception that may lose points in a timed family."""
+    return entry.kind == "buggy" and not entry.scores_zero and bool(timed_families(modules) & entry.allowed())
+
+
+def handed_in_modules():
+    """The lesson modules of the lessons a demo learner hands in by default (demo.Learner's ``through``)."""
+    through = demo.Learner("", "").through
+    return {
+        cell.settings["module"]
+        for lesson in tuple(LESSONS)[:through]
+        for cell in read_lesson(lesson)[0]
+        if cell.kind == "reference"
+    }
+
+
+def class_entries():
+    """{kind of CLASS: the names of the zoo entries its learners hand in}, in the zoo's order."""
+    found = {kind: [] for kind, _share, _words in CLASS}
+    modules = frozenset(handed_in_modules())
+    for entry in zoo.entries():
+        if entry.module not in modules:
+            continue
+        kind = "correct" if entry.kind == "correct" else "slow" if slow(entry, modules) else "mistake"
+        found[kind].append(entry.name)
+    return found
 
 
 OTTER_MODULE = "graph.py"  # the hand-in otter grades: the reference's module, as a learner hands it in

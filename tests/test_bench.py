@@ -1,13 +1,15 @@
 """The benchmark's helpers (make bench): cohorts, settings, stock course layout, step timing. No timing is asserted."""
 
+import json
 import types
 
 import pytest
 
 from autograder.course.lessons import LESSONS
-from autograder.tools import bench, cohorts, first_run, marked, otter, scale, stock
-from graphcourse import bench as edges, builders, zoo
+from autograder.tools import bench, cohorts, first_run, marked, otter, scale, side_by_side, stock
+from graphcourse import bench as edges, builders, demo, zoo
 from solutions import graph as reference
+from tests.zoo_grades import timed_out
 
 
 def test_spread_takes_every_item_once_before_repeating():
@@ -18,15 +20,67 @@ def test_spread_takes_every_item_once_before_repeating():
     assert cohorts.spread([], 3) == []
 
 
-def test_zoo_learners_are_the_same_every_time_and_span_the_zoo():
-    first, again = cohorts.zoo_learners(40), cohorts.zoo_learners(40)
-    assert first == again
-    assert len({learner.student_id for learner in first}) == 40
-    codes = [learner.code[0] for learner in first]
-    names = [entry.name for entry in zoo.entries()]
-    assert len(set(codes)) == 40
-    assert any(code.startswith("correct_") for code in codes) and codes[0] == names[0]
-    assert [learner.student_id for learner in cohorts.zoo_learners(3)] == ["learner0", "learner1", "learner2"]
+def test_makeup_gives_each_kind_its_share_by_largest_remainders():
+    shares = [("a", 0.5), ("b", 0.3), ("c", 0.2)]
+    assert cohorts.makeup(10, shares) == [("a", 5), ("b", 3), ("c", 2)]
+    assert cohorts.makeup(4, shares) == [("a", 2), ("b", 1), ("c", 1)]  # remainders .2, .2, .8: c, then a
+    assert cohorts.makeup(3, [("a", 1), ("b", 1)]) == [("a", 2), ("b", 1)]  # a tie goes to the earlier kind
+    assert cohorts.makeup(0, shares) == [("a", 0), ("b", 0), ("c", 0)]
+    total = sum(share for _kind, share, _words in edges.CLASS)
+    for count in (1, 4, 7, 40, 52, 333):
+        numbers = cohorts.makeup(count)
+        assert [kind for kind, _n in numbers] == [kind for kind, _share, _words in edges.CLASS]
+        assert sum(n for _kind, n in numbers) == count
+        for (_kind, n), (_k, share, _words) in zip(numbers, edges.CLASS):
+            assert abs(n - count * share / total) < 1
+
+
+def test_the_realistic_class_is_mostly_single_mistakes_the_same_every_time():
+    """Each kind's learners hand in the code of that kind's zoo entries: mistakes and slow sweeps are buggy
+    entries of the lessons handed in, the slow ones those the zoo's tests time out (tests/zoo_grades.py)."""
+    first, again = cohorts.realistic_learners(40), cohorts.realistic_learners(40)
+    assert first == again and len({learner.student_id for learner in first}) == 40
+    numbers = dict(cohorts.makeup(40))
+    assert numbers["mistake"] > 40 / 2 and all(numbers[kind] >= 2 for kind in ("slow", "untouched", "correct"))
+    entries = edges.class_entries()
+    assert set(entries["slow"]) == timed_out() & {
+        e.name for e in zoo.entries() if e.module in edges.handed_in_modules()
+    }
+    kinds = {name: kind for kind, names in entries.items() for name in names}
+    assert all(zoo.entry(name).kind == ("correct" if kind == "correct" else "buggy") for name, kind in kinds.items())
+    found = {kind: [] for kind in numbers}
+    for learner in first:
+        found["untouched" if learner.stub else kinds[learner.code[0]]].append(learner.code)
+        assert learner.stub == (learner.code == ()) and len(learner.code) <= 1
+    assert {kind: len(codes) for kind, codes in found.items()} == numbers
+    assert all(len(set(found[kind])) == numbers[kind] for kind in ("mistake", "slow", "correct"))  # none repeated
+    handed_in = {lesson.assignment for lesson in LESSONS[:2]}
+    assert all(set(learner.handed_in()) == handed_in for learner in first)
+
+
+def test_the_all_correct_class_spreads_the_correct_answers():
+    learners = cohorts.correct_learners(12)
+    names = [learner.code[0] for learner in learners]
+    correct = edges.class_entries()["correct"]
+    assert set(names) == set(correct[:12]) and all(zoo.entry(name).kind == "correct" for name in names)
+    assert [learner.student_id for learner in learners][:2] == ["correct00", "correct01"]
+    assert cohorts.correct_learners(12) == learners
+
+
+def test_signing_adds_a_comment_to_each_learners_first_solution_cell_only(tmp_path):
+    def cell(source, **flags):
+        return {"cell_type": "code", "metadata": {"nbgrader": flags}, "source": source, "outputs": []}
+
+    nb = {"cells": [cell("x = 1\n"), cell("A = 2", solution=True), cell("B = 3", solution=True)], "metadata": {}}
+    learners = [demo.Learner("ada", "signed"), demo.Learner("bob", "untouched", stub=True)]
+    for learner in learners:
+        path = tmp_path / learner.student_id / "lesson" / "n.ipynb"
+        path.parent.mkdir(parents=True)
+        path.write_text(json.dumps(nb), encoding="utf-8")
+    cohorts.sign(tmp_path, learners)
+    signed = json.loads((tmp_path / "ada" / "lesson" / "n.ipynb").read_text(encoding="utf-8"))
+    assert ["".join(c["source"]) for c in signed["cells"]] == ["x = 1\n", "A = 2\n# ada's own copy", "B = 3"]
+    assert json.loads((tmp_path / "bob" / "lesson" / "n.ipynb").read_text(encoding="utf-8")) == nb
 
 
 def test_copy_learner_repeats_a_folder_byte_for_byte(tmp_path):
@@ -130,14 +184,15 @@ def test_timed_steps_add_up_each_steps_calls_and_put_the_originals_back():
 
 
 def test_steps_table_lines_up_the_columns():
-    lines = bench.steps_table({"stock": {"autograde": 8.0}, "kit": {"autograde": 2.0, "feedback": 4.0}}, 4)
+    lines = side_by_side.steps_table({"stock": {"autograde": 8.0}, "kit": {"autograde": 2.0, "feedback": 4.0}}, 4)
     assert lines[1].split() == ["autograde", "2.000", "s", "0.500", "s"]
     assert lines[2].split() == ["feedback", "1.000", "s"]
 
 
-def test_the_summary_prints_every_target_met_or_not(capsys):
-    """Each target of the kit's speed is printed beside its figure, met or NOT met; one not measured is NOT met."""
-    compared = {"stock": 100.0, "kit1": 6.0, "kit2": 3.0, "learners": 10}
+def test_the_summary_prints_every_target_met_or_not_or_not_measured(capsys):
+    """Each target of the kit's speed is printed beside its figure, met or NOT met; one the run did not measure
+    says so and what measures it, and the tally counts it apart."""
+    compared = {"stock": 100.0, "kit1": 6.0, "kit2": 3.0, "correct2": 2.0, "learners": 10}
     memory = {100: {"batch_mib": 100.0, "children_mib": 50.0}, 1000: {"batch_mib": 101.0, "children_mib": 50.0}}
     bench.summary(
         compared,
@@ -148,12 +203,23 @@ def test_the_summary_prints_every_target_met_or_not(capsys):
         no_change=0.5,
         setup={"setup": 30.0, "first_grade": 20.0, "no_change": 0.4},
     )
-    lines = [line for line in capsys.readouterr().out.splitlines() if "target:" in line]
-    assert len(lines) == 8 and all(", met)" in line and "NOT met" not in line for line in lines), lines
+    out = capsys.readouterr().out.splitlines()
+    lines = [line for line in out if "target:" in line]
+    assert len(lines) == 8 and all(line.endswith(", met)") for line in lines), lines
+    assert "targets: 8, 8 met, 0 NOT met, 0 not measured" in out
+    assert any("all-correct class of 10: 0.20 s per learner" in line and "1.50x" in line for line in out), out
     slow = {"stock": 10.0, "kit1": 3.0, "kit2": 2.5, "learners": 10}
-    bench.summary(slow, {100: memory[100]}, "", {"fresh": 0.5}, 0.2)
-    lines = [line for line in capsys.readouterr().out.splitlines() if "target:" in line]
-    assert len(lines) == 7 and all("NOT met" in line for line in lines), lines
+    bench.summary(slow, {100: memory[100]}, "", {"fresh": 0.5}, 0.2, no_change=3.0)
+    out = capsys.readouterr().out.splitlines()
+    lines = [line for line in out if "target:" in line]
+    unmeasured = [line for line in lines if line.endswith(", not measured)")]
+    assert len(lines) == 8 and all(line.endswith(", NOT met)") for line in lines if line not in unmeasured), lines
+    assert [line.split(":")[0] for line in unmeasured] == [
+        "peak RSS of the batch from the smallest cohort to the largest",
+        "otter run / the kit on one submission",
+        "a fresh clone's first make grade, setup included",
+    ]
+    assert "BENCH_SETUP=1 measures it" in unmeasured[-1] and "targets: 8, 0 met, 5 NOT met, 3 not measured" in out
 
 
 def test_the_setup_figures_land_in_the_readme_and_the_performance_page(tmp_path):

@@ -15,11 +15,14 @@ autograder/grading/prepared.py), then prints, after the machine (cores, load ave
    WARM_RUNS), and each check family's time;
 3. the course's own figures: its bench part's ``figures(progress)`` prints them, and gives the
    line the summary ends with (the graph course: the reference's time as its inputs grow);
-4. side by side, on the same BENCH_LEARNERS hand-ins (default 40 learners, two notebooks
-   each, made from the misconception zoo by autograder/tools/cohorts.py): stock nbgrader
-   (autograder/tools/stock.py: generate_assignment, autograde with tests run in a kernel,
-   generate_feedback, export) against the kit's cold batch (autograder.pipeline.batch.run)
-   with 1 and with 2 workers, in seconds per learner, and where each spends its time;
+4. side by side (autograder/tools/side_by_side.py), on the same BENCH_LEARNERS hand-ins
+   (default 40 learners, two notebooks each): a realistic class made from the misconception
+   zoo (autograder/tools/cohorts.py: mostly single mistakes, some slow or recursive sweeps, a
+   few untouched notebooks and a few correct answers, in the course's fixed shares), graded by
+   stock nbgrader (autograder/tools/stock.py: generate_assignment, autograde with tests run in
+   a kernel, generate_feedback, export) and by the kit's cold batch (autograder.pipeline.batch.run)
+   with 1 and with 2 workers; beside it an all-correct class of the same size graded by the
+   kit with 2 workers; in seconds per learner, and where each spends its time;
 5. the kit's batch at each cohort size of BENCH_SCALE (default "100 300"; "100 1000" for the
    memory at a thousand learners, about half an hour more): wall seconds per learner and peak
    memory. Those learners are byte-identical copies of one learner with the reference code:
@@ -30,8 +33,9 @@ autograder/grading/prepared.py), then prints, after the machine (cores, load ave
    second one (autograder/tools/first_run.py, which writes the "setup" blocks of
    docs/performance.md and of the README).
 
-The summary prints every target of the kit's speed beside its figure, met or NOT met (a target
-this run could not measure counts as not met).
+The summary prints every target of the kit's speed beside its figure, met or NOT met, or not
+measured and what measures it (otter installed, two sizes in BENCH_SCALE, BENCH_SETUP=1), then
+how many targets are met, NOT met and not measured.
 
 Every batch runs in a fresh process (autograder/tools/scale.py) in a fresh folder, so no
 cache and no peak carries over. Targets are printed next to the figures, never asserted.
@@ -58,7 +62,7 @@ from autograder.grading.runner import Runner, grade
 from autograder.grading.submission import Chunk, Submission
 from autograder.sandbox import cgroups, isolation
 from autograder.sandbox.sandbox import Sandbox
-from autograder.tools import cohorts, first_run, marked, otter, stock
+from autograder.tools import cohorts, first_run, marked, otter
 from autograder.tools.bench_targets import (  # the summary and its targets, as make bench prints them
     TARGET_FRESH_SECONDS,
     TARGET_NO_CHANGE_SECONDS,
@@ -68,6 +72,7 @@ from autograder.tools.bench_targets import (  # the summary and its targets, as 
     per_learner,
     summary,
 )
+from autograder.tools.side_by_side import kit_batch, side_by_side
 
 # The course's parts the bench measures with (autograder/course/active.py), and the reference it grades.
 checks, demo, edges = active.part("checks"), active.part("demo"), active.part("bench")
@@ -140,17 +145,6 @@ def progress(text):
     print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
 
-def kit_batch(out, submissions, workers):
-    """One cold kit batch in a fresh process; its figures (autograder/tools/scale.py) as a dict."""
-    completed = subprocess.run(
-        [sys.executable, "-m", "autograder.tools.scale", str(out), str(submissions), "--workers", str(workers)],
-        stdout=subprocess.PIPE,
-        text=True,
-        check=True,
-    )
-    return json.loads(completed.stdout.strip().splitlines()[-1])
-
-
 # ---------------------------------------------------------------- the sections
 
 
@@ -203,6 +197,7 @@ def fresh_figures(work):
     found = otter.executable()
     if found is None:
         print(f"otter run: otter is not installed here, so it is not compared ({otter.INSTALL})")
+        figures["otter_why"] = "otter is not installed; installing it measures it (see above)"
         return figures
     progress("otter run on the same exercise")
     try:
@@ -211,6 +206,7 @@ def fresh_figures(work):
         )
     except otter.OtterError as err:
         print(f"otter run: could not be measured: {err}")
+        figures["otter_why"] = "otter run failed (see above)"
         return figures
     print(
         f"otter run on {edges.OTTER_MODULE}, {len(edges.otter_tests())} tests ({otter.version(found)}): "
@@ -246,48 +242,6 @@ def hidden_check_figures():
     return warm
 
 
-def steps_table(columns, learners):
-    """Rows of seconds per learner for each step; columns: {title: {step: seconds}}."""
-    steps = []
-    for figures in columns.values():
-        steps += [step for step in figures if step not in steps]
-    width = max(len(step) for step in steps) + 2
-    lines = [" " * width + "".join(f"{title:>16}" for title in columns)]
-    for step in steps:
-        cells = "".join(
-            f"{per_learner(figures[step], learners):>14.3f} s" if step in figures else f"{'':>16}"
-            for figures in columns.values()
-        )
-        lines.append(f"{step:<{width}}{cells}")
-    return lines
-
-
-def side_by_side(work, learners):
-    """Stock nbgrader against the kit with 1 and 2 workers on the same hand-ins; return the figures."""
-    print(f"\n== side by side: {learners} learners from the zoo, 2 notebooks each, the same hand-ins for all")
-    progress("building the stock course's release notebooks and the learners' hand-ins")
-    release = stock.release(stock.make_course(work / "release-course"))
-    handins = work / "handins"
-    cohorts.write(handins, release, cohorts.zoo_learners(learners))
-    progress(f"stock nbgrader on {learners} learners (a kernel per notebook)")
-    stock_steps = stock.grade(stock.make_course(work / "stock"), handins, stream=sys.stderr)
-    runs = {}
-    for workers in (1, 2):
-        progress(f"the kit's batch, cold, {workers} worker(s), on {learners} learners")
-        runs[workers] = kit_batch(work / f"kit-{workers}", handins, workers)
-    stock_seconds = sum(stock_steps.values())
-    print(f"{'':<26}{'s per learner':>14}{'total':>10}")
-    print(f"{'stock nbgrader':<26}{per_learner(stock_seconds, learners):>12.2f} s{stock_seconds:>8.1f} s")
-    for workers, run in runs.items():
-        label = f"kit, {workers} worker{'s' if workers > 1 else ''}"
-        print(f"{label:<26}{per_learner(run['seconds'], learners):>12.2f} s{run['seconds']:>8.1f} s")
-    print("where the time goes, seconds per learner (with 2 workers, feedback pages are written during autograde):")
-    columns = {"stock": stock_steps, "kit x1": runs[1]["steps"], "kit x2": runs[2]["steps"]}
-    for line in steps_table(columns, learners):
-        print("  " + line)
-    return {"stock": stock_seconds, "kit1": runs[1]["seconds"], "kit2": runs[2]["seconds"], "learners": learners}
-
-
 def memory_figures(work, sizes, release):
     """The kit's batch at each cohort size, copies of one reference learner; return {size: figures}."""
     print(f"\n== the kit's batch at scale (2 workers): {', '.join(map(str, sizes))} learners")
@@ -296,7 +250,7 @@ def memory_figures(work, sizes, release):
     figures = {}
     for size in sizes:
         handins = work / f"copies-{size}"
-        cohorts.write(handins, release, [demo.Learner("model", "the reference code and answers")])
+        cohorts.write(handins, release, [demo.Learner("model", "the reference code and answers")], signed=False)
         cohorts.copy_learner(handins, "model", size)
         progress(f"the kit's batch on {size} identical learners")
         figures[size] = run = kit_batch(work / f"scale-{size}", handins, 2)
@@ -357,7 +311,7 @@ def main():
             fresh = fresh_figures(work)
             warm = hidden_check_figures()
             course = edges.figures(progress)
-            compared = side_by_side(work, learners)
+            compared = side_by_side(work, learners, progress)
             figures = memory_figures(work, sizes, work / "release-course" / "release")
             no_change = no_change_figures(work)
             setup = setup_figures(work)
