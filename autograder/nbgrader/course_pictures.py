@@ -12,9 +12,12 @@ the course's own, unchanged (autograder/nbgrader/feedback_page.py).
 
 The pictures are kept in ``cache_dir/pictures/`` (the batch's cache folder), by a hash
 of the source notebook and of everything that can change a grade, so a course is
-drawn once; without a cache folder they are kept for the life of the process.
+drawn once; without a cache folder they are kept for the life of the process. A batch draws
+every lesson its feedback needs in one child before its workers write pages (``draw_ahead``):
+one start-up for all lessons, and no lesson drawn by two workers at once.
 
     python -m autograder.nbgrader.course_pictures SOURCE.ipynb    # the child: JSON on stdout
+    python -m autograder.nbgrader.course_pictures --keep SOURCE.ipynb KEPT.json ...   # each into its file
 """
 
 import ast
@@ -71,6 +74,49 @@ def _key(source):
     return hashlib.sha256(source.read_bytes() + b"\0" + fingerprint().encode()).hexdigest()
 
 
+def _kept(source, cache_dir):
+    return Path(cache_dir) / FOLDER / f"{_key(source)}.json"
+
+
+def _child(args, cwd):
+    env = dict(os.environ, MPLBACKEND="Agg", PYTHONHASHSEED="0")
+    return [sys.executable, "-m", __name__, *map(str, args)], {"env": env, "cwd": str(cwd)}
+
+
+def draw_ahead(sources, cache_dir):
+    """Start one child drawing every source notebook whose pictures cache_dir does not keep yet; return it (None when
+    there is nothing to draw). ``pictures`` then finds them in cache_dir; ``wait`` for the child first."""
+    missing = []
+    for source in dict.fromkeys(Path(s).resolve() for s in sources):
+        try:
+            kept = _kept(source, cache_dir)
+        except OSError:
+            continue
+        if not kept.is_file():
+            missing += [source, kept]
+    if not missing:
+        return None
+    command, options = _child(["--keep", *missing], missing[0].parent)
+    try:
+        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **options)
+    except OSError:
+        return None
+    child.lessons = len(missing) // 2
+    return child
+
+
+def wait(child):
+    """Wait for a ``draw_ahead`` child, stopped after SECONDS per lesson; a lesson it did not draw is drawn again
+    by ``pictures``, in a child of its own."""
+    if child is None:
+        return
+    try:
+        child.wait(timeout=SECONDS * child.lessons)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+
+
 def pictures(source, cache_dir=""):
     """{cell id: {"source", "png"}} of a source notebook's drawing cells; {} when they could not be drawn."""
     source = Path(source).resolve()
@@ -87,17 +133,9 @@ def pictures(source, cache_dir=""):
             return _drawn[key]
         except ValueError:
             pass
-    env = dict(os.environ, MPLBACKEND="Agg", PYTHONHASHSEED="0")
+    command, options = _child([source], source.parent)
     try:
-        done = subprocess.run(
-            [sys.executable, "-m", __name__, str(source)],
-            capture_output=True,
-            text=True,
-            timeout=SECONDS,
-            env=env,
-            cwd=str(source.parent),
-            check=False,
-        )
+        done = subprocess.run(command, capture_output=True, text=True, timeout=SECONDS, check=False, **options)
         drawn = json.loads(done.stdout) if done.returncode == 0 else {}
     except (OSError, ValueError, subprocess.TimeoutExpired):
         drawn = {}
@@ -107,8 +145,37 @@ def pictures(source, cache_dir=""):
     return drawn
 
 
+def _fresh_figures():
+    """Leave matplotlib as a new process has it, for the next notebook drawn in the same child."""
+    if "matplotlib.pyplot" in sys.modules:
+        import matplotlib
+        from matplotlib import pyplot
+
+        pyplot.close("all")
+        matplotlib.rc_file_defaults()
+
+
+def keep_all(pairs):
+    """Draw each source notebook in turn, in its own folder as ``pictures``' child would, and keep what it draws."""
+    for source, kept in pairs:
+        os.chdir(source.parent)
+        sys.path[0] = str(source.parent)
+        try:
+            drawn = draw_all(json.loads(source.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            continue
+        finally:
+            _fresh_figures()
+        if drawn:
+            write_atomic(kept, json.dumps(drawn, sort_keys=True) + "\n")
+
+
 def main(argv=None):
-    path = Path((argv or sys.argv[1:])[0])
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[0] == "--keep":
+        keep_all(zip(map(Path, argv[1::2]), map(Path, argv[2::2])))
+        return 0
+    path = Path(argv[0])
     drawn = draw_all(json.loads(path.read_text(encoding="utf-8")))
     sys.stdout.write(json.dumps(drawn, sort_keys=True))
     return 0

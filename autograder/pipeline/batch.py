@@ -117,7 +117,7 @@ def autograde(course, keys, changed, feedback=None):
     course.start_log("autograde")
     bar = Progress("nbgrader autograde", len(dirty), course.stream)
     if feedback is not None:
-        feedback.expect(len(dirty))
+        feedback.expect(sorted(dirty))
     failed = set()
     for handin in sorted(dirty):
         student, assignment = handin.split("/")

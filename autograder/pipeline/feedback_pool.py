@@ -6,8 +6,10 @@ import os
 import traceback
 from concurrent.futures import ProcessPoolExecutor
 
+from autograder.course.lessons import LESSONS
+from autograder.course.paths import NOTEBOOKS
 from autograder.files import sha
-from autograder.nbgrader import manual_grades
+from autograder.nbgrader import course_pictures, manual_grades
 from autograder.nbgrader.course_folder import Course, remove
 from autograder.pipeline.pool import die_with, outcome
 from autograder.pipeline.progress import Progress
@@ -48,6 +50,7 @@ class Feedback:
     ``finish``, once autograde is done. A hand-in's mark is dropped before its page is
     started; results are taken in the order hand-ins were handed over, and this process
     alone writes the log and state.json, marking each hand-in once its pages are written.
+    The lessons' own pictures are drawn first, in one child for all of them (course_pictures.draw_ahead).
     """
 
     def __init__(self, course, workers=1, marks=None):
@@ -61,11 +64,25 @@ class Feedback:
         self.failed = []
         self.bar = None
         self.expected = 0  # hand-ins announced by ``expect`` and not handed over yet: the bar counts them already
+        self.drawing = []  # the children drawing the lessons' pictures, waited for before the first page
+        self.drawn = set()  # the assignments whose pictures are drawn or being drawn
+
+    def draw(self, handins):
+        """Start drawing the pictures of the lessons of ``handins`` not drawn yet, all in one child."""
+        assignments = {h.split("/")[1] for h in handins} - self.drawn
+        self.drawn |= assignments
+        sources = [NOTEBOOKS / "source" / lesson.assignment / lesson.notebook for lesson in LESSONS]
+        sources = [s for s in sources if s.parent.name in assignments and s.is_file()]
+        if sources:
+            self.drawing.append(course_pictures.draw_ahead(sources, self.course.cache))
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
+        for child in filter(None, self.drawing):  # a batch stopped before its first page: its pictures are not waited
+            child.kill()
+            child.wait()
         if self.pool is not None:
             self.pool.shutdown(cancel_futures=True)
         if self.bar is not None:
@@ -80,10 +97,12 @@ class Feedback:
         marks = self.marks.get(handin, "")
         return sha(f"{graded}/{marks}".encode()) if marks else graded
 
-    def expect(self, count):
-        """``count`` hand-ins will be handed over one by one (by autograde): the progress bar counts them from now."""
-        self._count(count)
-        self.expected += count
+    def expect(self, handins):
+        """``handins`` will be handed over one by one (by autograde): the progress bar counts them from now, and their
+        lessons' pictures are drawn meanwhile."""
+        self._count(len(handins))
+        self.expected += len(handins)
+        self.draw(handins)
 
     def _count(self, more):
         """``more`` steps on the progress bar, opened (with the log) the first time."""
@@ -104,6 +123,9 @@ class Feedback:
         self._count(len(handins) - announced)
         if [fed.pop(handin, None) for handin in handins] != [None] * len(handins):
             course.save_state()
+        self.draw(handins)
+        while self.drawing:
+            course_pictures.wait(self.drawing.pop())
         if self.workers > 1 and self.pool is None:
             self.pool = ProcessPoolExecutor(
                 max_workers=self.workers, initializer=_feedback_worker, initargs=(os.getpid(), str(course.root))
