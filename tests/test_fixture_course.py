@@ -1,12 +1,11 @@
 """A course nothing like the graph course (tests/fixture_course/), graded by the machinery as it is.
 
 Its one lesson has a function on strings, a class a driver exercises, a judge by property, a check
-of the memory a call holds and an answer question. The CLI, make grade's pipeline and the Gradescope zip grade it, each
-in a process
-of its own started with GRAPHKIT_COURSE naming it: nothing in autograder/ changes for it.
+of the memory a call holds and an answer question. The CLI and the Gradescope zip grade it, each in a process
+of its own started with GRAPHKIT_COURSE naming it: nothing in autograder/ changes for it. make grade's pipeline
+grades its demo cohort in tests/test_outside_course.py, on the same files built from docs/authoring.md.
 """
 
-import csv
 import json
 import os
 import shutil
@@ -103,15 +102,3 @@ def test_the_gradescope_zip_grades_it(handins, tmp_path):
         points() - points(family="longest_word"),
         points(),
     )
-
-
-@pytest.mark.slow
-def test_make_grade_grades_its_demo_cohort(tmp_path):
-    """The pipeline (nbgrader's course folder, autograde, feedback, grades.csv) on the fixture's demo cohort."""
-    done = run("-m", "autograder.pipeline.batch", "--out", str(tmp_path / "out"), "--workers", "2", timeout=600)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    with open(tmp_path / "out" / "grades.csv", encoding="utf-8") as handle:
-        scores = {row["student_id"]: float(row["score"]) for row in csv.DictReader(handle)}
-    answer = 1  # the lesson's one question, which bob answers wrong
-    assert scores == {"ada": points() + answer, "bob": points() - points(family="longest_word")}
-    assert (tmp_path / "out" / "feedback" / "ada" / "lesson1_words" / "words.html").is_file()

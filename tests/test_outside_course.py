@@ -187,12 +187,24 @@ def test_make_check_runs_that_course_s_public_tests(course):
         stub.write_text(kept, encoding="utf-8")
 
 
+def points(family=None):
+    """The points of the fixture course's checks (of one family): the course built here has its files."""
+    from tests.fixture_course import checks
+
+    return sum(c.points for c in checks.all_checks() if family in (None, c.family))
+
+
 def test_make_grade_grades_that_course_s_demo_cohort(course, tmp_path):
+    """The pipeline (nbgrader's course folder, autograde, feedback, grades.csv) on the course's demo cohort."""
     done = make(course, "grade", OUT=tmp_path / "out", JOBS=2)
     assert done.returncode == 0, done.stdout + done.stderr
     with open(tmp_path / "out" / "grades.csv", newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert rows and {row["student_id"] for row in rows} == {"ada", "bob"}, rows
+    scores = {row["student_id"]: float(row["score"]) for row in rows}
+    answer = 1  # the lesson's one question, which bob answers wrong
+    assert scores == {"ada": points() + answer, "bob": points() - points(family="longest_word")}
+    assert (tmp_path / "out" / "feedback" / "ada" / "lesson1_words" / "words.html").is_file()
 
 
 def test_make_grade_refuses_hand_ins_that_match_no_lesson_of_that_course(course, tmp_path):
