@@ -99,13 +99,13 @@ def figures(progress):
     )
 
 
-# The bench's realistic class, in a fixed order: (kind, share of the learners, what those learners hand in).
+# The bench's realistic class, in a fixed order: (kind, share of the learners, what those learners do).
 # "untouched" hands in the release notebooks; every other kind hands in the code of one of its zoo entries.
 CLASS = (
-    ("mistake", 0.70, "one mistake from the zoo"),
-    ("slow", 0.15, "a slow or recursive sweep"),
-    ("untouched", 0.05, "the release notebooks untouched"),
-    ("correct", 0.10, "a correct answer"),
+    ("mistake", 0.70, "with one mistake from the zoo"),
+    ("slow", 0.15, "with a slow or recursive sweep"),
+    ("untouched", 0.05, "handing in the release notebooks untouched"),
+    ("correct", 0.10, "with a correct answer"),
 )
 LONG_CALL_SECONDS = 3.0  # a fixed call allowed longer than this is one a slow or recursive sweep runs into
 

@@ -58,6 +58,14 @@ def test_the_realistic_class_is_mostly_single_mistakes_the_same_every_time():
     assert all(set(learner.handed_in()) == handed_in for learner in first)
 
 
+def test_the_side_by_side_says_the_class_make_up_in_the_course_words():
+    words = side_by_side.makeup_words(40)
+    for kind, number in cohorts.makeup(40):
+        text = next(text for k, _share, text in edges.CLASS if k == kind)
+        assert f"{number} {text}" in words
+    assert words.startswith(f"{dict(cohorts.makeup(40))['mistake']} ")
+
+
 def test_the_all_correct_class_spreads_the_correct_answers():
     learners = cohorts.correct_learners(12)
     names = [learner.code[0] for learner in learners]

@@ -80,7 +80,7 @@ def realistic_learners(count, prefix="learner"):
 def correct_learners(count, prefix="correct"):
     """``count`` demo learners with correct answers, spread over the course's correct entries."""
     names = spread(_entries(CORRECT, edges.class_entries()), count)
-    return [demo.Learner(i, f"a correct answer: {name}", code=(name,)) for i, name in zip(_ids(count, prefix), names)]
+    return [demo.Learner(i, f"correct: {name}", code=(name,)) for i, name in zip(_ids(count, prefix), names)]
 
 
 def sign(dest, learners):

@@ -45,7 +45,7 @@ def steps_table(columns, learners):
 
 
 def makeup_words(learners):
-    """The realistic class's make-up in words: "28 one mistake from the zoo, 6 a slow or recursive sweep, ..."."""
+    """The realistic class's make-up in words: "28 with one mistake from the zoo, 6 with a slow ...", kind by kind."""
     words = {kind: text for kind, _share, text in edges.CLASS}
     return ", ".join(f"{number} {words[kind]}" for kind, number in cohorts.makeup(learners) if number)
 
