@@ -20,7 +20,8 @@ learner's upload in /autograder/submission. What run_autograder leaves in
                      is passed as --visibility
     GRADESCOPE.md    the lesson's total points, to set as the assignment's total
     the kit          pyproject.toml, README.md, autograder/, solutions/, exercises/, the course package
-                     (graphcourse/), and notebooks/ (config, lesson sources, source notebooks)
+                     (graphcourse/), and notebooks/ (config, lesson sources, source notebooks); a course
+                     kept anywhere else goes in as it sits below the folder its package is imported from
 
 The zips differ only in run_autograder's --lesson and GRADESCOPE.md: each holds the whole
 course, the other lessons' hidden checks included. The upload is the lesson's notebook, with
@@ -42,13 +43,13 @@ import zipfile
 from pathlib import Path
 
 from autograder.authoring.learner_files import SKIP
-from autograder.authoring.release import ReleaseError, check_sources
+from autograder.authoring.release import ReleaseError, check_sources, within_kit
 from autograder.course import active, paths
 from autograder.course.lessons import LESSONS, function_of, module_of
 from autograder.grading import visibility
 from autograder.grading.by_lesson import lesson_points
 
-OUT = Path("dist") / "gradescope"  # relative to the root: <lesson id>.zip in it
+OUT = Path("dist") / "gradescope"  # <lesson id>.zip in it: below the root, or a course's own folder outside the kit
 
 KIT_FILES = ("pyproject.toml", "README.md")
 KIT_FOLDERS = ("autograder",)  # the machinery; the course's files follow (course_files)
@@ -134,8 +135,7 @@ def course_visibility(root=None):
     """
     from traitlets.config.loader import PyFileConfigLoader
 
-    folder = active.root().relative_to(active.KIT_ROOT) / paths.NOTEBOOKS_FOLDER
-    folder = (Path(root) if root else active.KIT_ROOT) / folder
+    folder = course_source(Path(root) if root else active.KIT_ROOT) / course_root() / paths.NOTEBOOKS_FOLDER
     config_file = folder / "nbgrader_config.py"
     families = {check.family for check in active.part("checks").all_checks()}
     try:
@@ -204,12 +204,43 @@ def points_text(lesson, shown=None):
     return "\n".join(lines) + "\n"
 
 
+def import_base():
+    """The folder the course package is imported from (the kit's checkout for the graph course): the zip holds the
+    course's files as they sit below it, so that run_autograder imports the course by its name from source/."""
+    package = Path(active.course().__file__).resolve().parent
+    return package.parents[active.name().count(".")]
+
+
+def course_source(root):
+    """Where the course's files are read: in the checkout ``root`` for a course inside the kit, else where it is."""
+    base = import_base()
+    return root / base.relative_to(active.KIT_ROOT) if base.is_relative_to(active.KIT_ROOT) else base
+
+
+def course_root():
+    """The course's folder (its ROOT), relative to import_base()."""
+    base, found = import_base(), active.root().resolve()
+    if not found.is_relative_to(base):
+        raise GradescopeError(
+            f"{found}: the course's ROOT is not below {base}, the folder its package {active.name()} is imported "
+            "from; keep solutions/, exercises/ and notebooks/ in or below that folder"
+        )
+    return found.relative_to(base)
+
+
 def course_files():
-    """The course's paths inside the kit, relative to it: its package (with the packages above it), then COURSE."""
-    package = Path(active.course().__file__).parent.relative_to(active.KIT_ROOT)
+    """The course's paths relative to import_base(): its package (with the packages above it), then COURSE."""
+    package = Path(active.course().__file__).resolve().parent.relative_to(import_base())
     parents = [parent / "__init__.py" for parent in package.parents if parent != Path(".")]
-    course_root = active.root().relative_to(active.KIT_ROOT)
-    return [package.as_posix(), *(p.as_posix() for p in parents), *((course_root / name).as_posix() for name in COURSE)]
+    return [package.as_posix(), *(p.as_posix() for p in parents), *((course_root() / n).as_posix() for n in COURSE)]
+
+
+def left_out():
+    """Folders below import_base() whose files the zip takes only through COURSE: the course's solutions/,
+    exercises/ and notebooks/ (nbgrader's own folders stay out), and dist/, where the kit writes a course's builds.
+    A course whose package is its folder holds them all."""
+    top = course_root()
+    return {top / OUT.parts[0], *(top / name.split("/")[0] for name in COURSE)}
 
 
 class GradescopeError(Exception):
@@ -223,15 +254,18 @@ def _wanted(rel: Path):
 def kit_files(root: Path):
     """{zip path: bytes} of the kit's own files the grader needs, caches and generated files left out."""
     files = {name: (root / name).read_bytes() for name in KIT_FILES}
-    for name in dict.fromkeys((*KIT_FOLDERS, *course_files())):
-        path = root / name
-        if not path.exists():
-            raise GradescopeError(f"{path}: missing from the kit")
-        paths = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
-        for found in paths:
-            rel = found.relative_to(root)
-            if _wanted(rel):
-                files[rel.as_posix()] = found.read_bytes()
+    package, *course = course_files()
+    source = course_source(root)
+    for top, names, skip in ((root, KIT_FOLDERS, ()), (source, [package], left_out()), (source, course, ())):
+        for name in names:
+            path = top / name
+            if not path.exists():
+                raise GradescopeError(f"{path}: missing from the kit")
+            paths = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+            for found in paths:
+                rel = found.relative_to(top)
+                if _wanted(rel) and not any(rel.is_relative_to(folder) for folder in skip):
+                    files[rel.as_posix()] = found.read_bytes()
     return files
 
 
@@ -289,7 +323,12 @@ def main(argv=None):
     parser.add_argument(
         "--root", type=Path, default=active.KIT_ROOT, help="the kit checkout to pack (default: this one)"
     )
-    parser.add_argument("--out", type=Path, help="the folder to write the zips to (default: ROOT/dist/gradescope)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="the folder to write the zips to (default: ROOT/dist/gradescope, or the course's own folder's "
+        "dist/gradescope for a course kept outside the kit)",
+    )
     parser.add_argument("--lesson", metavar="ID", help="build this lesson's zip alone (its assignment id)")
     args = parser.parse_args(argv)
     known = {lesson.assignment: lesson for lesson in LESSONS}
@@ -301,7 +340,7 @@ def main(argv=None):
         )
         return 2
     root = args.root.resolve()
-    folder = args.out if args.out is not None else root / OUT
+    folder = args.out if args.out is not None else (root if within_kit() else paths.ROOT) / OUT
     if root == active.KIT_ROOT:  # the zip ships the course's store (autograder/grading/prepared.py), current
         subprocess.run([sys.executable, "-m", "autograder.tools.prepare"], cwd=root, check=False)
     try:
