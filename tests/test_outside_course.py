@@ -3,18 +3,20 @@
 The course is built once, in a temporary folder, from docs/authoring.md alone: its files as the page shows
 them, then the page's `sh step` commands (make stubs, make notebooks, make docs). It must come out exactly as
 the fixture course (tests/fixture_course/), so the page is the truth. Then make grade, the CLI, make check,
-make stubs, make notebooks, make docs and make release run on it, each in a process of its own started
-with GRAPHKIT_COURSE=<its path>. The make targets are run with the venv taken as it is (-o), so no test
+make stubs, make notebooks, make docs, make release and make gradescope run on it, each in a process of its own
+started with GRAPHKIT_COURSE=<its path>. The make targets are run with the venv taken as it is (-o), so no test
 ever sets it up again.
 """
 
 import csv
+import json
 import os
 import re
 import runpy
 import shutil
 import subprocess
 import sys
+import zipfile
 
 import pytest
 
@@ -301,3 +303,36 @@ def test_its_bundle_s_make_check_runs_its_public_tests_on_the_learner_s_code(cou
     assert solved.returncode == 0 and "3 passed" in solved.stdout, solved.stdout + solved.stderr
     one = learner_make(copy, "check", "TASK=Tally")
     assert one.returncode == 0 and "1 passed, 2 deselected" in one.stdout, one.stdout + one.stderr
+
+
+def test_make_gradescope_zips_that_course_beside_it_and_the_zip_grades_an_upload(course, bundle, tmp_path):
+    """The zip holds the course below the folder it is imported from (none of its dist/, where the bundle is), goes
+    to the course's own dist/gradescope, and its run_autograder grades an upload with that course's checks."""
+    folder, env = course
+    done = make(course, "gradescope")
+    assert done.returncode == 0, done.stdout + done.stderr
+    archive = folder / "dist" / "gradescope" / "lesson1_words.zip"
+    assert f"wrote {archive}" in done.stdout, done.stdout
+    root = tmp_path / "autograder"
+    with zipfile.ZipFile(archive) as opened:
+        names = set(opened.namelist())
+        opened.extractall(root / "source")
+    assert {"fixture_course/__init__.py", "fixture_course/solutions/words.py"} <= names
+    assert not [name for name in names if name.startswith(("fixture_course/dist/", "graphcourse/", "solutions/"))]
+    (root / "source" / "run_autograder").chmod(0o755)
+    python = root / "venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")
+    python.chmod(0o755)
+    (root / "submission").mkdir()
+    shutil.copy(folder / "solutions" / "words.py", root / "submission" / "words.py")
+    env = {key: value for key, value in env.items() if key != "GRAPHKIT_COURSE"}  # the zip names its course
+    ran = subprocess.run(
+        [str(root / "source" / "run_autograder")],
+        env=dict(env, AUTOGRADER_ROOT=str(root)),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    assert (results["score"], results["extra_data"]["max_score"]) == (12, 12), ran.stdout + ran.stderr
