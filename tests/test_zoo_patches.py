@@ -1,4 +1,4 @@
-"""Zoo entries written as a patch of the reference still apply to it, each old text exactly once."""
+"""Zoo entries written as a patch of the reference still apply to it, each old text exactly once (or n times)."""
 
 import ast
 
@@ -17,12 +17,12 @@ def test_the_zoo_has_patch_entries():
 
 @pytest.mark.parametrize("entry", PATCHED, ids=[e.name for e in PATCHED])
 def test_every_patch_applies_once_to_the_current_reference(entry):
-    """Each old text occurs once where it is applied; the result parses, defines the function, and differs from
-    the reference's definition."""
+    """Each old text occurs once (or its n times) where it is applied; the result parses, defines the function,
+    and differs from the reference's definition."""
     reference = drop_markers(zoo.definition(reference_source(entry.module), entry.function))
     text = reference
-    for old, new in entry.patch:
-        assert text.count(old) == 1, (entry.name, old)
+    for old, new, *times in entry.patch:
+        assert text.count(old) == (times[0] if times else 1), (entry.name, old)
         text = text.replace(old, new)
     assert zoo.patched(entry) == text != reference
     assert [n.name for n in ast.parse(text).body] == [entry.function]
@@ -49,12 +49,22 @@ def test_an_ambiguous_old_text_is_refused(tmp_path):
         zoo.patched(entry)
 
 
+def test_a_counted_old_text_must_occur_that_many_times(tmp_path):
+    twice = _entry(tmp_path, [("grads[", "g[", 2)])
+    with pytest.raises(
+        ValueError, match=r"buggy_made_up\.py: PATCH\[0\]'s old text 'grads\[' occurs \d+ times .*not 2 times"
+    ):
+        zoo.patched(twice)
+
+
 @pytest.mark.parametrize(
     "patch, extra",
     [
         ([], ""),
         ([("a", "b", "c")], ""),
         ([("", "x")], ""),
+        ([("a", "b", 0)], ""),
+        ([("a", "b", True)], ""),
         ([("a", "b")], "def backward(graph, values, output=None):\n    return {}\n"),
     ],
 )

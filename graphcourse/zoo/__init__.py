@@ -18,7 +18,9 @@ with ``ast``; the files are never imported on their own.
 A buggy entry whose bug is a few lines states only its edit, as ``PATCH``: a list of
 ``(old, new)`` pairs applied in order to the reference's definition of ``FUNCTION``
 (its source without solution markers). Each ``old`` must occur exactly once in the text
-the earlier pairs leave, or the zoo refuses the entry, naming the file and the text.
+the earlier pairs leave, or the zoo refuses the entry, naming the file and the text; a
+pair ``(old, new, n)`` replaces all of exactly ``n`` occurrences (say, every operator
+of a class that calls one helper).
 The patched definition is appended to the file's own text, so it is read, graded and
 handed in as if the file had it written out. A structural bug keeps a whole definition.
 For example, after its docstring::
@@ -53,7 +55,7 @@ class Entry:
     also: dict = None  # {family: why this misconception cannot help failing it too}
     scores_zero: bool = False  # an answer that ignores the input: it must earn nothing on its function
     module: str = "graph"  # the lesson module it is a version of: its base is that module's reference or stub
-    patch: tuple = ()  # ((old, new), ...): the edit of the reference's FUNCTION, when the file states only that
+    patch: tuple = ()  # ((old, new[, n]), ...): the edit of the reference's FUNCTION, when the file states only that
 
     def allowed(self):
         """The families this entry may lose points in."""
@@ -93,7 +95,9 @@ def _entry(path):
     if kind == "correct" and (entry.function is not None or entry.fails):
         problems.append("a correct entry has FUNCTION = None and FAILS = []")
     if "PATCH" in meta and (kind != "buggy" or not _pairs(meta["PATCH"])):
-        problems.append("PATCH is a non-empty list of (old, new) strings, in a buggy entry")
+        problems.append(
+            "PATCH is a non-empty list of (old, new) strings, or (old, new, n) with n >= 1, in a buggy entry"
+        )
     if "PATCH" in meta and any(getattr(node, "name", None) == entry.function for node in tree.body):
         problems.append(f"a PATCH entry does not define {entry.function} itself: drop PATCH or the definition")
     if problems:
@@ -106,7 +110,11 @@ def _pairs(patch):
         isinstance(patch, list)
         and patch
         and all(
-            isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(t, str) for t in pair) and pair[0]
+            isinstance(pair, tuple)
+            and len(pair) in (2, 3)
+            and all(isinstance(t, str) for t in pair[:2])
+            and pair[0]
+            and (len(pair) == 2 or (type(pair[2]) is int and pair[2] >= 1))
             for pair in patch
         )
     )
@@ -143,12 +151,13 @@ def patched(entry, reference=None):
             f"{entry.path.name}: {where} is not defined, so there is nothing to patch; write the whole definition"
         )
     text = drop_markers(original)
-    for n, (old, new) in enumerate(entry.patch):
-        count = text.count(old)
-        if count != 1:
+    for n, (old, new, *times) in enumerate(entry.patch):
+        count, want = text.count(old), times[0] if times else 1
+        if count != want:
             raise ValueError(
                 f"{entry.path.name}: PATCH[{n}]'s old text {old!r} occurs {count} times in {where}, "
-                "not once; quote the reference's current text (longer, if it is ambiguous)"
+                f"not {'once' if want == 1 else f'{want} times'}; quote the reference's current text "
+                "(longer, if it is ambiguous)"
             )
         text = text.replace(old, new)
     return text

@@ -2,19 +2,12 @@
 
 FUNCTION = "Var"
 FAILS = ["tape_records"]
-
-
-class Var:
-    def __init__(self, tape, name):
-        self.tape = tape
-        self.name = name
-
-    @property
-    def value(self):
-        return self.tape.values[self.name]
-
-    def _record(self, op, operands):
-        """Append the entry on this Var's tape, every operand's value read from that tape by its name."""
+PATCH = [
+    ("self.tape.record(", "self._record(", 12),
+    (
+        "    def __repr__(self):",
+        """    def _record(self, op, operands):
+        \"\"\"Append the entry on this Var's tape, every operand's value read from that tape by its name.\"\"\"
         tape = self.tape
         value = OPS[op](*(tape.values[o.name] if isinstance(o, Var) else o for o in operands))
         inputs = []
@@ -28,40 +21,13 @@ class Var:
         tape.graph.append((name, op, inputs))
         return Var(tape, name)
 
-    def __add__(self, other):
+    def __repr__(self):""",
+    ),
+    (
+        '    def __add__(self, other):\n',
+        """    def __add__(self, other):
         if isinstance(other, Var) and other.tape is not self.tape:
             raise ValueError(f"{other.name!r} belongs to another tape")
-        return self._record("add", [self, other])
-
-    def __radd__(self, other):
-        return self._record("add", [other, self])
-
-    def __sub__(self, other):
-        return self._record("sub", [self, other])
-
-    def __rsub__(self, other):
-        return self._record("sub", [other, self])
-
-    def __mul__(self, other):
-        return self._record("mul", [self, other])
-
-    def __rmul__(self, other):
-        return self._record("mul", [other, self])
-
-    def __truediv__(self, other):
-        return self._record("div", [self, other])
-
-    def __rtruediv__(self, other):
-        return self._record("div", [other, self])
-
-    def __neg__(self):
-        return self._record("neg", [self])
-
-    def sq(self):
-        return self._record("sq", [self])
-
-    def tanh(self):
-        return self._record("tanh", [self])
-
-    def relu(self):
-        return self._record("relu", [self])
+""",
+    ),
+]

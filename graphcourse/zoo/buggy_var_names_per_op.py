@@ -2,18 +2,11 @@
 
 FUNCTION = "Var"
 FAILS = ["tape_records"]
-
-
-class Var:
-    def __init__(self, tape, name):
-        self.tape = tape
-        self.name = name
-
-    @property
-    def value(self):
-        return self.tape.values[self.name]
-
-    def _apply(self, op, operands):
+PATCH = [
+    ("self.tape.record(", "self._apply(", 12),
+    (
+        "    def __repr__(self):",
+        """    def _apply(self, op, operands):
         tape = self.tape
         inputs = []
         for operand in operands:
@@ -32,38 +25,6 @@ class Var:
         tape.graph.append((name, op, inputs))
         return Var(tape, name)
 
-    def __add__(self, other):
-        return self._apply("add", [self, other])
-
-    def __radd__(self, other):
-        return self._apply("add", [other, self])
-
-    def __sub__(self, other):
-        return self._apply("sub", [self, other])
-
-    def __rsub__(self, other):
-        return self._apply("sub", [other, self])
-
-    def __mul__(self, other):
-        return self._apply("mul", [self, other])
-
-    def __rmul__(self, other):
-        return self._apply("mul", [other, self])
-
-    def __truediv__(self, other):
-        return self._apply("div", [self, other])
-
-    def __rtruediv__(self, other):
-        return self._apply("div", [other, self])
-
-    def __neg__(self):
-        return self._apply("neg", [self])
-
-    def sq(self):
-        return self._apply("sq", [self])
-
-    def tanh(self):
-        return self._apply("tanh", [self])
-
-    def relu(self):
-        return self._apply("relu", [self])
+    def __repr__(self):""",
+    ),
+]
