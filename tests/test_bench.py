@@ -37,15 +37,14 @@ def test_makeup_gives_each_kind_its_share_by_largest_remainders():
 
 def test_the_realistic_class_is_mostly_single_mistakes_the_same_every_time():
     """Each kind's learners hand in the code of that kind's zoo entries: mistakes and slow sweeps are buggy
-    entries of the lessons handed in, the slow ones those the zoo's tests time out (tests/zoo_grades.py)."""
+    entries of the lessons handed in, correct answers correct ones."""
     first, again = cohorts.realistic_learners(40), cohorts.realistic_learners(40)
     assert first == again and len({learner.student_id for learner in first}) == 40
     numbers = dict(cohorts.makeup(40))
     assert numbers["mistake"] > 40 / 2 and all(numbers[kind] >= 2 for kind in ("slow", "untouched", "correct"))
     entries = edges.class_entries()
-    assert set(entries["slow"]) == timed_out() & {
-        e.name for e in zoo.entries() if e.module in edges.handed_in_modules()
-    }
+    modules = edges.handed_in_modules()
+    assert all(zoo.entry(name).module in modules for names in entries.values() for name in names)
     kinds = {name: kind for kind, names in entries.items() for name in names}
     assert all(zoo.entry(name).kind == ("correct" if kind == "correct" else "buggy") for name, kind in kinds.items())
     found = {kind: [] for kind in numbers}
@@ -64,6 +63,13 @@ def test_the_side_by_side_says_the_class_make_up_in_the_course_words():
         text = next(text for k, _share, text in edges.CLASS if k == kind)
         assert f"{number} {text}" in words
     assert words.startswith(f"{dict(cohorts.makeup(40))['mistake']} ")
+
+
+@pytest.mark.slow  # builds every check's fixed inputs, as the zoo's tests do
+def test_the_slow_sweeps_are_the_entries_the_zoos_tests_grade_under_a_time_cap():
+    """The class's slow or recursive sweeps are the entries tests/zoo_grades.py caps, of the lessons handed in."""
+    handed_in = {e.name for e in zoo.entries() if e.module in edges.handed_in_modules()}
+    assert set(edges.class_entries()["slow"]) == timed_out() & handed_in
 
 
 def test_the_all_correct_class_spreads_the_correct_answers():
