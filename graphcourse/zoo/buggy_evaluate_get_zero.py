@@ -2,11 +2,11 @@
 
 FUNCTION = "evaluate"
 FAILS = ["wrong_order_valueerror"]
-
-
-def evaluate(graph, leaves):
-    values = dict(leaves)
-    for name, op, inputs in graph:
-        args = [values.get(i, 0) for i in inputs]
-        values[name] = OPS[op](*args)
-    return values
+PATCH = [
+    (
+        "        for i in inputs:\n            if i not in values:\n"
+        '                raise ValueError(f"node {name!r} reads {i!r}, which has no value yet")\n'
+        "        values[name] = OPS[op](*(values[i] for i in inputs))",
+        "        args = [values.get(i, 0) for i in inputs]\n        values[name] = OPS[op](*args)",
+    ),
+]

@@ -2,9 +2,4 @@
 
 FUNCTION = "inputs_of"
 FAILS = ["inputs_of_edges"]
-
-
-def inputs_of(graph, name):
-    for node, _op, inputs in graph:
-        if node == name:
-            return list(inputs)
+PATCH = [("            return list(inputs)\n    return []", "            return list(inputs)")]

@@ -2,15 +2,4 @@
 
 FUNCTION = "saved_for_backward"
 FAILS = ["saved_once"]
-
-
-def saved_for_backward(graph):
-    saved = {}
-    for name, op, inputs in graph:
-        if op == "tanh":
-            saved[name] = [name]
-        elif op in ("mul", "div", "sq", "relu"):
-            saved[name] = list(inputs)
-        else:
-            saved[name] = []
-    return saved
+PATCH = [("list(dict.fromkeys(inputs))", "list(inputs)")]

@@ -2,15 +2,4 @@
 
 FUNCTION = "saved_for_backward"
 FAILS = ["saved_per_op"]
-
-
-def saved_for_backward(graph):
-    saved = {}
-    for name, op, inputs in graph:
-        if op == "tanh":
-            saved[name] = [name]
-        elif op == "neg":
-            saved[name] = []
-        else:
-            saved[name] = list(dict.fromkeys(inputs))
-    return saved
+PATCH = [('reads_inputs = {"mul", "div", "sq", "relu"}', 'reads_inputs = {"mul", "div", "sq", "relu", "add", "sub"}')]

@@ -2,13 +2,4 @@
 
 FUNCTION = "saved_for_backward"
 FAILS = ["saved_per_op"]
-
-
-def saved_for_backward(graph):
-    saved = {}
-    for name, op, inputs in graph:
-        if op in ("mul", "div", "sq", "relu", "tanh"):
-            saved[name] = list(dict.fromkeys(inputs))
-        else:
-            saved[name] = []
-    return saved
+PATCH = [("saved[name] = [name]", "saved[name] = list(dict.fromkeys(inputs))")]

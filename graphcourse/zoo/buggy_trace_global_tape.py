@@ -2,16 +2,13 @@
 
 FUNCTION = "trace"
 FAILS = ["trace_fresh"]
+PATCH = [
+    (
+        "    tape = Tape()  # a fresh record for this call\n",
+        "    tape = _THE_TAPE\n"
+        "    tape.graph.clear()  # a fresh start, or so it seems: the caller still holds these very list and dict\n"
+        "    tape.values.clear()\n    tape.constants = 0\n",
+    ),
+]
 
 _THE_TAPE = Tape()
-
-
-def trace(fn, leaves):
-    tape = _THE_TAPE
-    tape.graph.clear()  # a fresh start, or so it seems: the caller still holds these very list and dict
-    tape.values.clear()
-    tape.constants = 0
-    out = fn(**{name: tape.leaf(name, value) for name, value in leaves.items()})
-    if not isinstance(out, Var) or out.tape is not tape:
-        raise ValueError(f"fn should return a Var of its tape, not {out!r}")
-    return tape.graph, tape.values, out.name

@@ -2,12 +2,4 @@
 
 FUNCTION = "users_of"
 FAILS = ["users_of_dedup"]
-
-
-def users_of(graph, name):
-    readers = []
-    for node, _op, inputs in graph:
-        for i in inputs:
-            if i == name:
-                readers.append(node)
-    return readers
+PATCH = [("for node, _op, inputs in graph if name in inputs]", "for node, _op, inputs in graph for i in inputs if i == name]")]

@@ -2,11 +2,4 @@
 
 FUNCTION = "users_of"
 FAILS = ["users_of_order"]
-
-
-def users_of(graph, name):
-    readers = set()
-    for node, _op, inputs in graph:
-        if name in inputs:
-            readers.add(node)
-    return sorted(readers)
+PATCH = [("return [node for node, _op, inputs in graph if name in inputs]", "return sorted({node for node, _op, inputs in graph if name in inputs})")]
