@@ -16,10 +16,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from autograder.course import cells
+from autograder.course import cells, paths
 from autograder.course.lessons import discover, parse
 from autograder.course.markers import BEGIN, replace_regions, task_at
-from autograder.course.paths import EXERCISES, NOTEBOOKS, REFERENCES_FOLDER, ROOT, SOLUTIONS, TASKS, reference_modules
+from autograder.course.paths import REFERENCES_FOLDER, reference_modules
 
 HEADER = (
     "# Your exercise. Replace each `raise NotImplementedError(...)` with your code;\n"
@@ -52,8 +52,9 @@ def stub_source(reference: str, where: str = "the reference") -> str:
     return HEADER + replace_regions(reference, replace)
 
 
-def lesson_order(notebooks=NOTEBOOKS):
+def lesson_order(notebooks=None):
     """[(module, name)]: every name the lessons' reference cells bring in, lesson by lesson, each once."""
+    notebooks = paths.NOTEBOOKS if notebooks is None else notebooks  # the course's, found when first asked for
     found = []
     for lesson in discover(notebooks, drafts=True):
         path = lesson.source_path(notebooks)
@@ -86,13 +87,15 @@ def reader_source():
     return READER_HEADER + Path(cells.__file__).read_text(encoding="utf-8")
 
 
-def expected_files(solutions=SOLUTIONS, exercises=EXERCISES, notebooks=NOTEBOOKS):
-    """{path in exercises/: the text make stubs writes there}."""
+def expected_files(solutions=None, exercises=None, notebooks=None):
+    """{path in exercises/: the text make stubs writes there} (by default, for the course's own folders)."""
+    solutions = paths.SOLUTIONS if solutions is None else solutions
+    exercises = paths.EXERCISES if exercises is None else exercises
     texts = {name: path.read_text(encoding="utf-8") for name, path in reference_modules(solutions).items()}
     files = {
         exercises / f"{name}.py": stub_source(text, f"{REFERENCES_FOLDER}/{name}.py") for name, text in texts.items()
     }
-    files[exercises / TASKS.name] = tasks_source(texts, lesson_order(notebooks))
+    files[exercises / paths.TASKS.name] = tasks_source(texts, lesson_order(notebooks))
     files[exercises / READER] = reader_source()
     return files
 
@@ -106,14 +109,17 @@ def main(argv=None) -> int:
         if path.exists() and path.read_text(encoding="utf-8") == text:
             continue
         if args.check:
-            print(f"{path.relative_to(ROOT)} has drifted from {REFERENCES_FOLDER}/: run `make stubs`", file=sys.stderr)
+            print(
+                f"{path.relative_to(paths.ROOT)} has drifted from {REFERENCES_FOLDER}/: run `make stubs`",
+                file=sys.stderr,
+            )
             drifted = 1
         else:
             if not path.parent.is_dir():
                 print(f"made the folder {path.parent}: the stubs learners edit live there")
                 path.parent.mkdir(parents=True)
             path.write_text(text, encoding="utf-8")
-            print(f"wrote {path.relative_to(ROOT)}")
+            print(f"wrote {path.relative_to(paths.ROOT)}")
     return drifted
 
 
