@@ -95,6 +95,11 @@ def test_signing_adds_a_comment_to_each_learners_first_solution_cell_only(tmp_pa
     signed = json.loads((tmp_path / "ada" / "lesson" / "n.ipynb").read_text(encoding="utf-8"))
     assert ["".join(c["source"]) for c in signed["cells"]] == ["x = 1\n", "A = 2\n# ada's own copy", "B = 3"]
     assert json.loads((tmp_path / "bob" / "lesson" / "n.ipynb").read_text(encoding="utf-8")) == nb
+    bare = {"cells": [cell("x = 1\n")], "metadata": {}}  # no solution cell: nothing to sign
+    (tmp_path / "cy" / "lesson").mkdir(parents=True)
+    (tmp_path / "cy" / "lesson" / "n.ipynb").write_text(json.dumps(bare), encoding="utf-8")
+    cohorts.sign(tmp_path, [demo.Learner("cy", "no solution cell")])
+    assert json.loads((tmp_path / "cy" / "lesson" / "n.ipynb").read_text(encoding="utf-8")) == bare
 
 
 def test_copy_learner_repeats_a_folder_byte_for_byte(tmp_path):

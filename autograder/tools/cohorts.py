@@ -83,16 +83,25 @@ def correct_learners(count, prefix="correct"):
     return [demo.Learner(i, f"correct: {name}", code=(name,)) for i, name in zip(_ids(count, prefix), names)]
 
 
+def _first_solution(nb):
+    """The first code cell nbgrader marks as a solution, None if there is none."""
+    solutions = (
+        c for c in nb["cells"] if c["cell_type"] == "code" and c["metadata"].get("nbgrader", {}).get("solution")
+    )
+    return next(solutions, None)
+
+
 def sign(dest, learners):
-    """Add a comment naming the learner to the first solution cell of each of their notebooks (none untouched)."""
+    """Add a comment naming the learner to the first solution cell of each of their notebooks (none untouched, and
+    none of a notebook without a solution cell)."""
     for learner in learners:
         if learner.stub:
             continue
         for path in sorted((Path(dest) / learner.student_id).glob("*/*.ipynb")):
             nb = json.loads(path.read_text(encoding="utf-8"))
-            cell = next(
-                c for c in nb["cells"] if c["cell_type"] == "code" and c["metadata"].get("nbgrader", {}).get("solution")
-            )
+            cell = _first_solution(nb)
+            if cell is None:
+                continue
             source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
             cell["source"] = (source.rstrip("\n") + f"\n# {learner.student_id}'s own copy").splitlines(keepends=True)
             path.write_text(json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
