@@ -1,7 +1,8 @@
 """The nbgrader lesson notebooks: built from the reference, valid for nbgrader, answer-free once released.
 
 The slow tests run the real `nbgrader` next to this Python in a temporary copy
-of notebooks/, so nothing is written into the repository.
+of notebooks/, so nothing is written into the repository; the release notebooks
+they check are the test run's prepared course's (tests/conftest.py).
 """
 
 import json
@@ -21,7 +22,7 @@ from autograder.grading.by_lesson import cell_points
 from autograder.nbgrader.named_stubs import tasks_of
 from graphcourse.examples import ABA_SQUARED, ABC_LEAVES, ABC_SQUARED, DIAMOND, DIAMOND_LEAVES
 from solutions import graph as reference
-from tests.conftest import finish, nbgrader
+from tests.conftest import finish, nbgrader, prepared_course
 
 REFERENCE_TEXT = REFERENCE.read_text(encoding="utf-8")
 REFERENCES = {"graph": REFERENCE_TEXT}
@@ -151,13 +152,14 @@ for path in sys.argv[1:]:
 
 @pytest.fixture(scope="module")
 def nbgrader_runs(tmp_path_factory):
-    """Run every slow check once: validate the sources (and their nbformat schema) in one course copy
-    while another copy generates the release and validates it with --invert.
+    """Run every slow check once: validate the sources (and their nbformat schema) in a course copy while
+    `nbgrader validate --invert` runs on the release notebooks of the test run's prepared course.
 
-    The chains run side by side because every nbgrader start costs seconds.
+    That release is what `nbgrader generate_assignment` made once for every file that grades (conftest's
+    prepared_course); test_release.py checks that the learner bundle's notebooks are the same bytes.
+    The runs go side by side because every nbgrader start costs seconds.
     """
     plain = copy_course(tmp_path_factory.mktemp("validate"))
-    course = copy_course(tmp_path_factory.mktemp("release"))
     sources = [str(p.relative_to(plain)) for p in notebook_paths(plain).values()]
     validating = nbgrader(plain, "validate", *sources)
     schema = subprocess.Popen(
@@ -166,15 +168,10 @@ def nbgrader_runs(tmp_path_factory):
         stderr=subprocess.PIPE,
         text=True,
     )
+    course = prepared_course(tmp_path_factory.mktemp("release") / "course", pictures=False).root
+    releases = [str(p.relative_to(course)) for p in notebook_paths(course, "release").values()]
     runs = {"course": course}
-    # --no-db: the release notebooks are the same, and skipping the gradebook saves seconds per run.
-    generating = nbgrader(course, "generate_assignment", "*", "--no-db")
-    runs["generate"] = finish(generating, "nbgrader generate_assignment")
-    releases = [str(p.relative_to(course)) for p in notebook_paths(course, "release").values() if p.exists()]
-    if runs["generate"][0] == 0 and releases:
-        runs["invert"] = finish(nbgrader(course, "validate", "--invert", *releases), "nbgrader validate --invert")
-    else:
-        runs["invert"] = (None, "", "not run, generate_assignment failed: " + runs["generate"][2])
+    runs["invert"] = finish(nbgrader(course, "validate", "--invert", *releases), "nbgrader validate --invert")
     runs["validate"] = finish(validating, "nbgrader validate")
     runs["nbformat"] = finish(schema, "the nbformat check")
     return runs
@@ -182,10 +179,11 @@ def nbgrader_runs(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def released(nbgrader_runs):
-    """The course copy after `nbgrader generate_assignment` has made every lesson's release notebook."""
-    returncode, _stdout, report = nbgrader_runs["generate"]
-    assert returncode == 0, report
-    return nbgrader_runs["course"]
+    """The prepared course copy, holding every lesson's release notebook."""
+    course = nbgrader_runs["course"]
+    missing = [p for p in notebook_paths(course, "release").values() if not p.is_file()]
+    assert not missing, f"generate_assignment did not release {missing}"
+    return course
 
 
 # ---------------------------------------------------------------- the builder

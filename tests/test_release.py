@@ -209,7 +209,7 @@ def runs(tmp_path_factory):
     # the first two lessons' functions and in a later lesson's (edsger hands in lesson 3 too), answer
     # wrongly, hand in an unreadable notebook and correct ones.
     handed_in = tmp / "demo_in"
-    course = prepared_course(tmp / "demo_course")
+    course = prepared_course(tmp / "demo_course", pictures=False)  # its release and due dates: no feedback here
     demo.build(handed_in, tmp / "demo_course" / "release", course.due_dates(), cohort=CANARY_COHORT)
     grade = [sys.executable, "-m", "autograder", "grade", "--json"]
     jobs = {
@@ -328,6 +328,16 @@ def test_build_leaves_the_course_folder_alone(runs, bundle):
 
 
 @pytest.mark.slow
+def test_bundle_notebooks_are_the_course_release(runs, bundle):
+    """The bundle's release notebooks (nbgrader's command, no gradebook) are, byte for byte, those a grading folder
+    releases (nbgrader's API, gradebook included): the ones tests/test_notebooks.py checks cell by cell."""
+    release = runs["tmp"] / "demo_course" / "release"
+    for lesson in LESSONS:
+        name = f"{lesson.assignment}/{lesson.notebook}"
+        assert (bundle / "notebooks" / name).read_bytes() == (release / name).read_bytes(), name
+
+
+@pytest.mark.slow
 def test_release_notebooks_are_stubbed(bundle):
     """Each release notebook keeps nbgrader's stubs and none of its markers."""
     for name in EXPECTED_FILES:
@@ -427,10 +437,14 @@ def test_bundle_stub_fails_its_task_tests(public_runs):
 @pytest.mark.slow
 def test_an_untouched_make_check_ends_with_the_summary_and_the_next_step(public_runs):
     """The learner's last screen (24 lines) of `make check` on the untouched bundle: every task, once, and what to
-    do."""
+    do. Every public test fails on the stubs, as not written yet: none passes by accident."""
     done = public_runs["make check"]
     assert done.returncode != 0, "a bundle whose tasks are not written yet fails make check"
     output = done.stdout
+    ran = pytest_counts(public_runs["solved"].stdout)  # every public test, run on the references
+    ran.pop("deselected", None)
+    (summary,) = [line for line in output.splitlines()[-3:] if re.match(r"=+ .* in [\d.]+s", line)]
+    assert pytest_counts(summary) == {"not written": sum(ran.values())}, summary
     last = output.splitlines()[-24:]
     assert any("public tests per task" in line for line in last), "\n".join(last)
     for task in TASKS:
