@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from autograder.course.lessons import LESSONS
 from autograder.grading import prepared
 from autograder.grading.submission import Chunk
 from autograder.sandbox import cgroups, isolation, landlock, reply_bounds
@@ -399,11 +400,24 @@ def test_close_all_ends_every_child_still_running():
 @pytest.mark.slow
 def test_limits_mode_output_file_is_the_graders_and_no_process_outlives_it(tmp_path):
     """setsid_escape leaves a process in a session of its own, in / and with an empty environment, that looks for
-    the grader's --output in /proc and replaces it with forged results. The grader's file stays its own."""
+    the grader's --output in /proc and replaces it with forged results. The grader's file stays its own. Graded on
+    lesson 1's functions alone: the escape happens at every load, and the file is written once grading is done."""
     env = {key: value for key, value in os.environ.items() if key != isolation.MODE_ENV}
     handed_in, marker = own_copy("setsid_escape", tmp_path)
+    lesson = ["--lesson", LESSONS[0].assignment]
     done = subprocess.run(
-        [sys.executable, "-m", "autograder", "grade", str(handed_in), "--isolation", "limits", "--output", "out.json"],
+        [
+            sys.executable,
+            "-m",
+            "autograder",
+            "grade",
+            str(handed_in),
+            *lesson,
+            "--isolation",
+            "limits",
+            "--output",
+            "out.json",
+        ],
         cwd=tmp_path,
         env=env,
         capture_output=True,
