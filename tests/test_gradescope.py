@@ -505,6 +505,11 @@ def test_the_fixture_courses_zip_grades_under_an_isolated_interpreter(tmp_path):
         capture_output=True,
     )
     (archive,) = built.iterdir()
+    with zipfile.ZipFile(archive) as opened:
+        names = set(opened.namelist())
+    # the zip of its one lesson, carrying the course and nothing of the graph course
+    assert archive.name == "lesson1_words.zip"
+    assert "tests/fixture_course/solutions/words.py" in names and not any(n.startswith("graphcourse/") for n in names)
     root = unpack(archive, tmp_path / "autograder")
     isolated = (
         tmp_path / "isolated"
