@@ -143,17 +143,25 @@ def test_fail_under_is_a_percentage_of_what_the_hand_in_can_earn(graded):
     assert graded["correct"].returncode == 0 and graded["correct"].stderr == ""
 
 
+def in_process(capsys, *argv):
+    """(exit code, stdout, stderr) of ``python -m autograder ARGV`` run as its main() in this process."""
+    try:
+        code = cli.main([*map(str, argv)])
+    except SystemExit as stopped:  # argparse's refusals and --help
+        code = stopped.code
+    printed = capsys.readouterr()
+    return code, printed.out, printed.err
+
+
 @pytest.mark.parametrize("value", ["101", "-1", "half"])
-def test_fail_under_refuses_what_is_no_percentage(value):
+def test_fail_under_refuses_what_is_no_percentage(value, capsys):
     """A --fail-under that is no percentage from 0 to 100 is refused before anything is graded, and the help says
     it takes a percentage."""
-    run = grade(ROOT / "no-such-hand-in", "--fail-under", value)
-    assert run.returncode == 2 and "--fail-under" in run.stderr and "percentage from 0 to 100" in run.stderr
-    assert "no such file" not in run.stderr  # refused by the option, not by grading
-    help_text = subprocess.run(
-        [sys.executable, "-m", "autograder", "grade", "--help"], cwd=ROOT, capture_output=True, text=True, timeout=60
-    ).stdout
-    assert "PERCENT percent" in " ".join(help_text.split())
+    code, _out, err = in_process(capsys, "grade", ROOT / "no-such-hand-in", "--fail-under", value)
+    assert code == 2 and "--fail-under" in err and "percentage from 0 to 100" in err
+    assert "no such file" not in err  # refused by the option, not by grading
+    code, help_text, _err = in_process(capsys, "grade", "--help")
+    assert code == 0 and "PERCENT percent" in " ".join(help_text.split())
 
 
 @pytest.mark.slow
@@ -333,23 +341,24 @@ def test_no_output_shows_the_folders_the_hand_in_sits_in(graded, cli_folder):
     [("missing.ipynb", None), ("broken.ipynb", '{"cells": [\n'), ("graph.py", None), ("no/such/path", None)],
     ids=["missing notebook", "invalid JSON notebook", "missing module", "missing folder"],
 )
-def test_unreadable_submission_exits_2_naming_file_and_fix(tmp_path, name, content):
+def test_unreadable_submission_exits_2_naming_file_and_fix(tmp_path, capsys, name, content):
     """A path that does not exist or a notebook that is not JSON: exit 2, file and fix on stderr, and results worth 0
     that say the same on stdout."""
     path = tmp_path / name
     if content is not None:
         path.write_text(content, encoding="utf-8")
-    run = grade(path, "--json")
-    assert run.returncode == 2, run.stderr
-    result = json.loads(run.stdout)
+    code, stdout, stderr = in_process(capsys, "grade", path, "--json")
+    assert code == 2, stderr
+    result = json.loads(stdout)
     assert (result["score"], result["tests"]) == (0, []) and "could not be graded" in result["output"]
     shown = Path(name).name  # a path is shown from the hand-in's own name down
-    assert shown in run.stderr and shown in result["output"]
-    assert re.search(r"check|save|hand", run.stderr.split(shown, 1)[1]), f"no fix suggested: {run.stderr}"
-    assert "Traceback" not in run.stderr
+    assert shown in stderr and shown in result["output"]
+    assert re.search(r"check|save|hand", stderr.split(shown, 1)[1]), f"no fix suggested: {stderr}"
+    assert "Traceback" not in stderr
 
 
 def test_a_missing_path_says_so(tmp_path):
+    """As the tests above, but through ``python -m autograder`` in a process of its own: the exit code is main()'s."""
     run = grade(tmp_path / "no" / "such" / "path")
     assert run.returncode == 2 and "no such file or folder" in run.stderr, run.stderr
 
