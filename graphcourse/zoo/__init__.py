@@ -20,7 +20,9 @@ A buggy entry whose bug is a few lines states only its edit, as ``PATCH``: a lis
 (its source without solution markers). Each ``old`` must occur exactly once in the text
 the earlier pairs leave, or the zoo refuses the entry, naming the file and the text; a
 pair ``(old, new, n)`` replaces all of exactly ``n`` occurrences (say, every operator
-of a class that calls one helper).
+of a class that calls one helper). ``BASE = "buggy_<name>"`` applies the PATCH to that
+entry's definition instead (a bug added to another: a shortcut over a slow sweep); the
+base is a buggy entry of the same FUNCTION with no BASE of its own.
 The patched definition is appended to the file's own text, so it is read, graded and
 handed in as if the file had it written out. A structural bug keeps a whole definition.
 For example, after its docstring::
@@ -41,7 +43,7 @@ from autograder.course.paths import EXERCISES, reference_source
 from graphcourse.checks import FAMILIES, FUNCTIONS
 
 HERE = Path(__file__).resolve().parent
-METADATA = ("FUNCTION", "FAILS", "ALSO", "SCORES_ZERO", "MODULE", "PATCH")
+METADATA = ("FUNCTION", "FAILS", "ALSO", "SCORES_ZERO", "MODULE", "PATCH", "BASE")
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,7 @@ class Entry:
     scores_zero: bool = False  # an answer that ignores the input: it must earn nothing on its function
     module: str = "graph"  # the lesson module it is a version of: its base is that module's reference or stub
     patch: tuple = ()  # ((old, new[, n]), ...): the edit of the reference's FUNCTION, when the file states only that
+    base: str = ""  # the buggy entry whose FUNCTION the patch edits instead of the reference's
 
     def allowed(self):
         """The families this entry may lose points in."""
@@ -83,6 +86,7 @@ def _entry(path):
         scores_zero=bool(meta.get("SCORES_ZERO", False)),
         module=(module_of(meta["FUNCTION"]) if meta.get("FUNCTION") else "") or meta.get("MODULE", "graph"),
         patch=tuple(tuple(pair) for pair in meta.get("PATCH", ())),
+        base=meta.get("BASE", ""),
     )
     problems = [f for f in list(entry.fails) + list(entry.also) if f not in FAMILIES]
     problems += [
@@ -98,6 +102,8 @@ def _entry(path):
         problems.append(
             "PATCH is a non-empty list of (old, new) strings, or (old, new, n) with n >= 1, in a buggy entry"
         )
+    if "BASE" in meta and ("PATCH" not in meta or not isinstance(entry.base, str) or entry.base == entry.name):
+        problems.append("BASE names another buggy entry, and goes with the PATCH that edits its definition")
     if "PATCH" in meta and any(getattr(node, "name", None) == entry.function for node in tree.body):
         problems.append(f"a PATCH entry does not define {entry.function} itself: drop PATCH or the definition")
     if problems:
@@ -142,10 +148,23 @@ def definition(text, name):
     return ast.get_source_segment(text, found[-1]) if found else None
 
 
+def base_definition(entry, reference=None):
+    """(where, text): the definition an entry's PATCH edits, the reference's or its BASE entry's."""
+    if not entry.base:
+        where = f"the reference's {entry.function} ({entry.module}.py)"
+        return where, definition(reference if reference is not None else reference_source(entry.module), entry.function)
+    base = next((e for e in _all_entries() if e.name == entry.base), None)
+    if base is None or base.kind != "buggy" or base.base or base.function != entry.function:
+        raise ValueError(
+            f"{entry.path.name}: BASE {entry.base!r} is not a buggy entry of {entry.function} without a BASE; "
+            "name one, or drop BASE to patch the reference"
+        )
+    return f"{base.path.name}'s {entry.function}", definition(text(base, reference), entry.function)
+
+
 def patched(entry, reference=None):
-    """The reference's definition of the entry's function with the entry's PATCH applied, pair by pair."""
-    where = f"the reference's {entry.function} ({entry.module}.py)"
-    original = definition(reference if reference is not None else reference_source(entry.module), entry.function)
+    """The base definition of the entry's function (base_definition) with the entry's PATCH applied, pair by pair."""
+    where, original = base_definition(entry, reference)
     if original is None:
         raise ValueError(
             f"{entry.path.name}: {where} is not defined, so there is nothing to patch; write the whole definition"
@@ -156,7 +175,7 @@ def patched(entry, reference=None):
         if count != want:
             raise ValueError(
                 f"{entry.path.name}: PATCH[{n}]'s old text {old!r} occurs {count} times in {where}, "
-                f"not {'once' if want == 1 else f'{want} times'}; quote the reference's current text "
+                f"not {'once' if want == 1 else f'{want} times'}; quote the current text "
                 "(longer, if it is ambiguous)"
             )
         text = text.replace(old, new)

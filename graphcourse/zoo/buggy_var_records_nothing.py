@@ -3,30 +3,17 @@
 FUNCTION = "Var"
 FAILS = ["tape_records", "tape_sharing", "tape_order", "tape_constants"]
 SCORES_ZERO = True
-
-
-class Var:
-    def __init__(self, tape, name):
-        self.tape = tape
-        self.name = name
-
-    @property
-    def value(self):
-        return self.tape.values[self.name]
-
-    def __add__(self, other):
-        return self
-
-    __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = __add__
-
-    def __neg__(self):
-        return self
-
-    def sq(self):
-        return self
-
-    def tanh(self):
-        return self
-
-    def relu(self):
-        return self
+PATCH = [
+    ('return self.tape.record("add", [self, other])', "return self"),
+    ('return self.tape.record("add", [other, self])', "return self"),
+    ('return self.tape.record("sub", [self, other])', "return self"),
+    ('return self.tape.record("sub", [other, self])', "return self"),
+    ('return self.tape.record("mul", [self, other])', "return self"),
+    ('return self.tape.record("mul", [other, self])', "return self"),
+    ('return self.tape.record("div", [self, other])', "return self"),
+    ('return self.tape.record("div", [other, self])', "return self"),
+    ('return self.tape.record("neg", [self])', "return self"),
+    ('return self.tape.record("sq", [self])', "return self"),
+    ('return self.tape.record("tanh", [self])', "return self"),
+    ('return self.tape.record("relu", [self])', "return self"),
+]
