@@ -2,15 +2,4 @@
 
 FUNCTION = "evaluate"
 FAILS = ["evaluate_values"]
-
-
-def evaluate(graph, leaves):
-    known = dict(leaves)
-    result = {}
-    for name, op, inputs in graph:
-        for i in inputs:
-            if i not in known:
-                raise ValueError(f"node {name!r} reads {i!r}, which has no value yet")
-        known[name] = OPS[op](*(known[i] for i in inputs))
-        result[name] = known[name]
-    return result
+PATCH = [("    return values", "    return {name: values[name] for name, _op, _inputs in graph}")]

@@ -2,14 +2,4 @@
 
 FUNCTION = "inputs_of"
 FAILS = ["inputs_of_edges"]
-
-
-def inputs_of(graph, name):
-    for node, _op, inputs in graph:
-        if node == name:
-            result = []
-            for i in inputs:
-                if i not in result:
-                    result.append(i)
-            return result
-    return []
+PATCH = [("return list(inputs)", "return list(dict.fromkeys(inputs))")]

@@ -2,10 +2,4 @@
 
 FUNCTION = "users_of"
 FAILS = ["users_of_order"]
-
-
-def users_of(graph, name):
-    for node, _op, inputs in graph:
-        if name in inputs:
-            return [node]
-    return []
+PATCH = [("if name in inputs]", "if name in inputs][:1]")]

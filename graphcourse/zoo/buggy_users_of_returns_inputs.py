@@ -2,14 +2,9 @@
 
 FUNCTION = "users_of"
 FAILS = ["users_of_dedup", "users_of_order"]
-
-
-def users_of(graph, name):
-    for node, _op, inputs in graph:
-        if node == name:
-            readers = []
-            for i in inputs:
-                if i not in readers:
-                    readers.append(i)
-            return readers
-    return []
+PATCH = [
+    (
+        "return [node for node, _op, inputs in graph if name in inputs]",
+        "return next((list(dict.fromkeys(inputs)) for node, _op, inputs in graph if node == name), [])",
+    ),
+]
