@@ -34,3 +34,34 @@ def test_pictures_drawn_ahead_are_those_each_lesson_draws_alone(tmp_path):
     alone = {path: course_pictures.pictures(path, tmp_path / "alone") for path in (first, second)}
     assert ahead == alone
     assert alone[second]["c0"]["png"] == "Tm9uZQ=="  # b"None": the second lesson did not see the first one's names
+
+
+def alive(pid):
+    """Whether process ``pid`` runs (a zombie, dead but not reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return False
+
+
+def test_the_drawing_child_dies_with_the_batch(tmp_path):
+    """A batch killed by SIGKILL while its pictures are drawn leaves no drawing child behind."""
+    import subprocess
+    import sys
+    import time
+
+    slow = notebook(tmp_path / "slow", "import time\ntime.sleep(120)")
+    batch = (
+        "import os, signal, sys\n"
+        "from autograder.nbgrader import course_pictures\n"
+        "print(course_pictures.draw_ahead([sys.argv[1]], sys.argv[2]).pid, flush=True)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", batch, slow, tmp_path / "cache"], capture_output=True, text=True)
+    assert done.returncode == -9
+    child = int(done.stdout)
+    deadline = time.monotonic() + 30  # how long a busy machine may take to deliver the signal, not a measurement
+    while alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(child)

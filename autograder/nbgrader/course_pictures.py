@@ -17,7 +17,8 @@ every lesson its feedback needs in one child before its workers write pages (``d
 one start-up for all lessons, and no lesson drawn by two workers at once.
 
     python -m autograder.nbgrader.course_pictures SOURCE.ipynb    # the child: JSON on stdout
-    python -m autograder.nbgrader.course_pictures --keep SOURCE.ipynb KEPT.json ...   # each into its file
+    python -m autograder.nbgrader.course_pictures --keep PARENT SOURCE.ipynb KEPT.json ...   # each into its file,
+                                                                  # dying with process PARENT
 """
 
 import ast
@@ -96,7 +97,7 @@ def draw_ahead(sources, cache_dir):
             missing += [source, kept]
     if not missing:
         return None
-    command, options = _child(["--keep", *missing], missing[0].parent)
+    command, options = _child(["--keep", os.getpid(), *missing], missing[0].parent)
     try:
         child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **options)
     except OSError:
@@ -155,6 +156,17 @@ def _fresh_figures():
         matplotlib.rc_file_defaults()
 
 
+def _die_with(parent):
+    """The child is killed when the process that started it dies, even by SIGKILL: a killed batch leaves nothing."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # it died before the line above
+        os._exit(1)
+
+
 def keep_all(pairs):
     """Draw each source notebook in turn, in its own folder as ``pictures``' child would, and keep what it draws."""
     for source, kept in pairs:
@@ -173,7 +185,8 @@ def keep_all(pairs):
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[0] == "--keep":
-        keep_all(zip(map(Path, argv[1::2]), map(Path, argv[2::2])))
+        _die_with(int(argv[1]))
+        keep_all(zip(map(Path, argv[2::2]), map(Path, argv[3::2])))
         return 0
     path = Path(argv[0])
     drawn = draw_all(json.loads(path.read_text(encoding="utf-8")))
