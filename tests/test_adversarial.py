@@ -299,7 +299,7 @@ def hostile_grades():
     """Every hostile file graded once, slowest first, four at a time (most of their time is spent waiting)."""
     order = [s for s in SLOW_FIRST if s in HOSTILES] + [s for s in STEMS if s not in SLOW_FIRST]
     status_before = git_status()
-    warm()  # once, before the workers fork, as make grade does
+    warm(ALL_CHECKS)  # once, before the workers fork, as make grade does: the checks of graph.py's functions
     with ProcessPoolExecutor(max_workers=4, mp_context=multiprocessing.get_context("fork")) as pool:
         grades = {g["stem"]: g for g in pool.map(grade_hostile, order)}
     return grades, status_before, git_status()
