@@ -66,6 +66,8 @@ def test_a_counted_old_text_must_occur_that_many_times(tmp_path):
         ([("", "x")], ""),
         ([("a", "b", 0)], ""),
         ([("a", "b", True)], ""),
+        ([("a",)], ""),
+        ([("a", "b", 1, 2)], ""),
         ([("a", "b")], "def backward(graph, values, output=None):\n    return {}\n"),
     ],
 )

@@ -112,18 +112,12 @@ def _entry(path):
 
 
 def _pairs(patch):
-    return (
-        isinstance(patch, list)
-        and patch
-        and all(
-            isinstance(pair, tuple)
-            and len(pair) in (2, 3)
-            and all(isinstance(t, str) for t in pair[:2])
-            and pair[0]
-            and (len(pair) == 2 or (type(pair[2]) is int and pair[2] >= 1))
-            for pair in patch
-        )
-    )
+    return isinstance(patch, list) and patch and all(isinstance(pair, tuple) and _pair(*pair) for pair in patch)
+
+
+def _pair(old=None, new=None, n=1, *more):
+    """(old, new) strings, old not empty, and an optional count n, a whole number >= 1."""
+    return isinstance(old, str) and old and isinstance(new, str) and type(n) is int and n >= 1 and not more
 
 
 @functools.lru_cache(maxsize=1)
