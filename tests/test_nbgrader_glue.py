@@ -297,7 +297,7 @@ def test_nbgrader_commands_work_on_the_course_configuration(tmp_path):
     """`db assignment list` and zip_collect of a Canvas zip work in a course set up with the committed configuration.
 
     The course is the run's prepared one (generate_assignment through nbgrader's API, gradebook included);
-    tests/test_notebooks.py runs the generate_assignment command itself.
+    the learner bundle (tests/test_release.py) runs the generate_assignment command, and its notebooks equal these.
     """
     course = prepared_course(tmp_path / "course").root
     shutil.copy(NOTEBOOKS / "nbgrader_config.py", course)  # exactly the committed file
