@@ -23,6 +23,7 @@ import gzip
 import html
 import io
 import json
+import os
 import re
 import shutil
 import time
@@ -793,7 +794,7 @@ def test_80000_files_make_a_short_message_and_few_notes(tmp_path):
     folder = tmp_path / "handed_in" / "mal" / LESSON1.assignment
     folder.mkdir(parents=True)
     for n in range(80_000):
-        (folder / f"f{n:05d}").touch()
+        os.mknod(folder / f"f{n:05d}", 0o666)  # an empty file, as touch() leaves it, in one system call
     (tmp_path / "handed_in" / "mal" / "stray").mkdir()
     for n in range(20):
         (tmp_path / "handed_in" / "mal" / f"loose{n}.txt").touch()
