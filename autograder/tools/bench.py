@@ -197,7 +197,7 @@ def fresh_figures(work):
     found = otter.executable()
     if found is None:
         print(f"otter run: otter is not installed here, so it is not compared ({otter.INSTALL})")
-        figures["otter_why"] = "otter is not installed; installing it measures it (see above)"
+        figures["otter_why"] = "otter is not installed here; installing it measures it"
         return figures
     progress("otter run on the same exercise")
     try:

@@ -132,7 +132,7 @@ def summary(compared, figures, course, fresh, warm, no_change=None, setup=None):
         figure = f"{times:.1f}x (otter run {fresh['otter']:.2f} s)"
         targets.line("otter run / the kit on one submission", figure, otter_target, times >= TARGET_OTTER_RATIO)
     else:
-        why = fresh.get("otter_why", "otter is not installed; installing it measures it (see above)")
+        why = fresh.get("otter_why", "otter is not installed here; installing it measures it")
         targets.line("otter run / the kit on one submission", why, otter_target, None)
     targets.line(
         "hidden checks of one correct submission, warm",
