@@ -10,7 +10,7 @@ import re
 from autograder.course import active
 from autograder.grading import growth
 from autograder.grading.compare import Failure
-from autograder.grading.worked_out import inputs, reference_memory, reference_seconds
+from autograder.grading.worked_out import inputs, known_seconds, reference_memory, reference_seconds
 
 SLOW_MARGIN, SLOW_SLACK = 25.0, 0.25  # linear_time: at most 25x the reference's CPU time + 0.25 s
 UNMEASURED = "unmeasured"  # a Failure's status when this machine cannot measure what the check judges: not graded
@@ -57,7 +57,16 @@ class MeasuredRuns:
     def grown(self, check, failure):
         """``failure`` (a call too slow), with what the check's smaller inputs show of how the call's time grows."""
         unit, sized = check.growth(failure.case)
-        sizes, seconds, _stopped = self.timed_sizes([(n, c) for n, c in sized if c.label != failure.case.label])
+        smaller = [(n, c) for n, c in sized if c.label != failure.case.label]
+        if check.expect == "linear_time":  # each stopped where run_timed would stop it: past that, it is slow there too
+            most = self.sandbox.limits.struck_large_call_seconds
+            smaller = [
+                (n, dataclasses.replace(c, seconds=min(2 * (SLOW_MARGIN * known + SLOW_SLACK), c.seconds or most)))
+                if (known := known_seconds(c)) is not None  # without the store, no reference is timed for a message
+                else (n, c)
+                for n, c in smaller
+            ]
+        sizes, seconds, _stopped = self.timed_sizes(smaller)
         if not sizes:
             return failure
         said = growth.sentence(failure.case.fn, unit, sizes, seconds)

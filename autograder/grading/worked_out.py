@@ -32,6 +32,13 @@ def reference_memory(case):
     return _REFERENCE_MEMORY[key]
 
 
+def known_seconds(case):
+    """The reference's CPU time for `case` when it is already known (the store's, or measured in this process), else
+    None: nothing is measured."""
+    key = (case.fn, case.label)
+    return _REFERENCE_TIMES.get(key, store().seconds.get(key))
+
+
 def reference_seconds(case, repeats=3):
     """The reference's best CPU time for `case`, through the same sandbox, measured once per process."""
     key = (case.fn, case.label)

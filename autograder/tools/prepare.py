@@ -78,6 +78,8 @@ def contents(checks=None):
             left_out.append(f"{check.id}: {err}")
             continue
         timed = cases if check.expect == "linear_time" else []
+        if timed and check.growth is not None:  # the smaller sizes that tell how a call too slow grows
+            timed = [*timed, *(each for case in cases for _size, each in check.growth(case)[1])]
         if check.expect == "linear_growth":  # every size the growth is measured at
             timed = [each for case in cases for _size, each in check.growth(case)[1]]
         # The reference is timed in a sandbox child, while this process goes on drawing and building the next
