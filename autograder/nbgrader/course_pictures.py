@@ -70,7 +70,7 @@ def draw_all(nb):
 
 
 def _key(source):
-    from autograder.grading.cellgrades import fingerprint
+    from autograder.grading.provenance import fingerprint
 
     return hashlib.sha256(source.read_bytes() + b"\0" + fingerprint().encode()).hexdigest()
 

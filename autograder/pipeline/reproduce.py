@@ -15,7 +15,7 @@ isolation mode. Exit 0 when the grade is reproduced, 1 when it is not, 2 when it
 import json
 from pathlib import Path
 
-from autograder.grading import provenance
+from autograder.grading import by_lesson, provenance
 
 EXIT_SAME, EXIT_DIFFERENT, EXIT_CANNOT = 0, 1, 2
 MAX_RESULTS = 16 << 20  # bytes of a results file read
@@ -82,8 +82,6 @@ def moved_tests(before, after):
 
 def grade_now(handin):
     """The results of grading ``handin`` now, as the CLI's grade gives them."""
-    from autograder.grading import by_lesson  # imported late: it loads the checks
-
     return by_lesson.results_json(by_lesson.grade_path(handin))
 
 

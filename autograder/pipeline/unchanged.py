@@ -5,7 +5,7 @@ After a complete run, the batch keeps in OUT/cache/unchanged.json:
     inputs    one digest of what every output follows from: the input (the hand-ins' content hash,
               provenance.handin_digest, of the submissions folder or the download; the demo cohort is made
               by the course's code), the arguments that change an output (the assignment, the gradebook's
-              URL), the checks' digest and the environment of the record cache's key (cellgrades.fingerprint,
+              URL), the checks' digest and the environment of the record cache's key (provenance.fingerprint,
               provenance.environment), the kit's other files (the nbgrader glue and its templates, the
               pipeline, the lessons and the course config in notebooks/) and the GRAPHKIT_ variables
     outputs   the size and modification time of every file OUT holds, its logs and cache aside
@@ -68,7 +68,7 @@ def uses_a_database(out, db_url=None):
 def inputs(source, assignment=None, db_url=None):
     """The digest of everything a batch's outputs follow from; ``source``: the submissions folder, the download, or
     None for the demo cohort. None when the source cannot be read whole (the batch then runs)."""
-    from autograder.grading import cellgrades, provenance
+    from autograder.grading import provenance
 
     handins = provenance.handin_digest(source) if source else ""
     if source and not handins:
@@ -79,7 +79,7 @@ def inputs(source, assignment=None, db_url=None):
         "handins": handins,
         "assignment": assignment or "",
         "db_url": db_url or "",
-        "checks": cellgrades.fingerprint(),
+        "checks": provenance.fingerprint(),
         "environment": provenance.environment(),
         "kit": _kit_digest(),
         "variables": sorted((k, v) for k, v in os.environ.items() if k.startswith("GRAPHKIT_")),
