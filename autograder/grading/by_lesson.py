@@ -20,9 +20,8 @@ from autograder.course import active
 from autograder.course.cells import drop_unwritten_stubs, replaced_stubs
 from autograder.course.lessons import LESSONS, grade_cells
 from autograder.course.metadata import restore_metadata
-from autograder.grading import cellgrades, report
+from autograder.grading import cellgrades, report, runner
 from autograder.grading.reading import MAX_PARSED_HERE, grade_id_of, read, screened
-from autograder.grading.runner import grade
 from autograder.grading.submission import Chunk, SubmissionError, from_notebook_json
 
 
@@ -145,7 +144,7 @@ def _functions_part(submission, *modules, only=None):
     elif any(module_of.get(check.function, "") in modules for check in checks):
         checks = [check for check in checks if module_of.get(check.function, "") in modules]
     no_lesson(submission, {check.function for check in checks}, only)
-    graded = grade(submission, checks)
+    graded = runner.grade(submission, checks)
     return Part("functions", str(submission.origin), report.results_json(graded))
 
 

@@ -20,9 +20,8 @@ from pathlib import Path
 from autograder.course import active, cells as notebook
 from autograder.course.lessons import function_of
 from autograder.files import write_atomic
-from autograder.grading import answers, feedback, graded_tests, provenance, report
+from autograder.grading import answers, feedback, graded_tests, provenance, report, runner
 from autograder.grading.provenance import fingerprint
-from autograder.grading.runner import grade
 from autograder.grading.submission import Submission, SubmissionError, from_notebook_json
 from autograder.sandbox.limits import Limits
 
@@ -141,7 +140,7 @@ def grade_record(chunks, points, notes=(), origin="notebook", settings=None):
     checks = [c for c in all_checks() if c.function in functions]
     # One sandbox session per notebook: the answer cells' variables, then the hidden checks.
     settings = settings or {}
-    graded = grade(
+    graded = runner.grade(
         Submission(Path(origin), list(chunks), list(notes)),
         checks,
         limits_of(settings),
