@@ -32,27 +32,30 @@ __all__ = ["NOTEBOOKS", "REFERENCE", "REFERENCE_SOURCE", "ROOT", "STUB_SOURCE", 
 # The files whose module fixtures take longest, longest first. make test hands whole files to its
 # workers in collection order, so these start first and the short files fill in around them.
 LONGEST_FIRST = (
-    "test_cli_parity.py",
     "test_zoo.py",
+    "test_cli_parity.py",
     "test_adversarial.py",
     "test_release.py",
-    "test_batch_kill.py",
-    "test_sandbox_bounds.py",
     "test_notebooks.py",
-    "test_hostile_handins.py",
-    "test_nbgrader_glue.py",
-    "test_fixture_course.py",
+    "test_batch_kill.py",
     "test_provenance.py",
-    "test_busy_machine.py",
-    "test_jobs.py",
-    "test_cli.py",
-    "test_foundation.py",
+    "test_sandbox_bounds.py",
+    "test_hostile_handins.py",
     "test_pictures.py",
-    "test_formgrader.py",
-    "test_gradescope.py",
+    "test_outside_course.py",
+    "test_busy_machine.py",
     "test_batch.py",
-    "test_manual_grades.py",
+    "test_cli.py",
+    "test_gradescope.py",
+    "test_formgrader.py",
+    "test_nbgrader_glue.py",
+    "test_public_bounds.py",
+    "test_memory_measure.py",
+    "test_jobs.py",
     "test_lms.py",
+    "test_manual_grades.py",
+    "test_foundation.py",
+    "test_fixture_course.py",
 )
 
 
@@ -102,15 +105,10 @@ def _shared_folder(request, tmp_path_factory):
 
 
 def draw_pictures(cache_dir):
-    """Draw every lesson's pictures into a batch's cache folder, side by side, as its feedback step would one by one."""
-    from concurrent.futures import ThreadPoolExecutor
+    """Draw every lesson's pictures into a batch's cache folder, in one child, as a batch's feedback step draws them."""
+    from autograder.nbgrader.course_pictures import draw_ahead, wait
 
-    from autograder.nbgrader.course_pictures import pictures
-
-    with ThreadPoolExecutor(max_workers=2) as pool:  # each lesson is drawn by a child process of its own
-        list(
-            pool.map(lambda source: pictures(source, str(cache_dir)), sorted((NOTEBOOKS / "source").glob("*/*.ipynb")))
-        )
+    wait(draw_ahead(sorted((NOTEBOOKS / "source").glob("*/*.ipynb")), str(cache_dir)))
 
 
 def prepared_course(out, stream=None, pictures=True):
