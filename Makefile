@@ -102,7 +102,8 @@ prepare: $(READY)
 	$(BIN)/python -m autograder.tools.prepare
 
 ## make bench [BENCH_LEARNERS=40] [BENCH_SCALE="100 300"]: grading speed: the hidden checks, backward per edge,
-## stock nbgrader against the kit per learner (1 and 2 workers), the batch's memory at each cohort size
+## stock nbgrader against the kit per learner (1 and 2 workers) on a realistic class, beside an all-correct class of the
+## same size, a make grade that finds nothing changed, the batch's memory at each cohort size
 ## (about 20 minutes; BENCH_SCALE="100 1000" for memory at 1,000 learners, about half an hour more);
 ## a complete run writes its figures into docs/performance.md; BENCH_SETUP=1 adds a fresh clone's setup and first make grade
 ## (written into the README and docs/performance.md)
