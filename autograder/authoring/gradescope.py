@@ -43,7 +43,7 @@ import zipfile
 from pathlib import Path
 
 from autograder.authoring.learner_files import SKIP
-from autograder.authoring.release import ReleaseError, check_sources, within_kit
+from autograder.authoring.release import ReleaseError, check_sources, default_out
 from autograder.course import active, paths
 from autograder.course.lessons import LESSONS, function_of, module_of
 from autograder.grading import visibility
@@ -340,7 +340,7 @@ def main(argv=None):
         )
         return 2
     root = args.root.resolve()
-    folder = args.out if args.out is not None else (root if within_kit() else paths.ROOT) / OUT
+    folder = args.out if args.out is not None else default_out(root, OUT)
     if root == active.KIT_ROOT:  # the zip ships the course's store (autograder/grading/prepared.py), current
         subprocess.run([sys.executable, "-m", "autograder.tools.prepare"], cwd=root, check=False)
     try:

@@ -52,6 +52,12 @@ def within_kit():
     return paths.ROOT.is_relative_to(active.KIT_ROOT)
 
 
+def default_out(root: Path, out: Path):
+    """Where a build writes by default: ``out`` (relative) in the checkout ``root`` when the course sits inside the
+    kit, else in the course's own folder."""
+    return (root if within_kit() else paths.ROOT) / out
+
+
 def course_folder(root: Path):
     """The course's folder: in the checkout ``root`` where the course sits inside the kit, else where it is."""
     if within_kit():
@@ -184,7 +190,7 @@ def main(argv=None):
     )
     args = parser.parse_args(argv)
     root = args.root.resolve()
-    out = args.out if args.out is not None else (root if within_kit() else paths.ROOT) / OUT
+    out = args.out if args.out is not None else default_out(root, OUT)
     try:
         files = bundle(root)
         problems = leaks(files, root)
