@@ -16,6 +16,11 @@ SLOW_MARGIN, SLOW_SLACK = 25.0, 0.25  # linear_time: at most 25x the reference's
 UNMEASURED = "unmeasured"  # a Failure's status when this machine cannot measure what the check judges: not graded
 
 
+def timed_limit(reference):
+    """The CPU seconds linear_time allows a call whose reference took ``reference`` seconds."""
+    return SLOW_MARGIN * reference + SLOW_SLACK
+
+
 def _judge(expect):
     """The course's judge of ``expect``."""
     return active.part("judges").JUDGES[expect]
@@ -61,7 +66,7 @@ class MeasuredRuns:
         if check.expect == "linear_time":  # each stopped where run_timed would stop it: past that, it is slow there too
             most = self.sandbox.limits.struck_large_call_seconds
             smaller = [
-                (n, dataclasses.replace(c, seconds=min(2 * (SLOW_MARGIN * known + SLOW_SLACK), c.seconds or most)))
+                (n, dataclasses.replace(c, seconds=min(2 * timed_limit(known), c.seconds or most)))
                 if (known := known_seconds(c)) is not None  # without the store, no reference is timed for a message
                 else (n, c)
                 for n, c in smaller
@@ -153,7 +158,7 @@ class MeasuredRuns:
         for case in inputs(check):
             if self.sandbox.seconds_left() <= 0:
                 return self.out_of_time(case)
-            limit = SLOW_MARGIN * reference_seconds(case) + SLOW_SLACK
+            limit = timed_limit(reference_seconds(case))
             reply = self.measured_call(case, seconds=2 * limit, measure_cpu=True)
             if reply.get("status") == "out_of_time":
                 return self.out_of_time(case)
