@@ -49,7 +49,7 @@ KIT_ROOT = Path(__file__).resolve().parents[2]
 HIDDEN_ENV = "GRAPHKIT_HIDE"
 SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 ROOT_NAME = ".root"  # inside the child's folder: the skeleton of its new root
-SCRIPT_NAME = "child.py"  # the child's script: at the top of its new root, or in its folder with limits only
+SCRIPT_NAME = "child.pyc"  # the child's compiled script: at the top of its new root, or in its folder with limits only
 DEVICES = ("null", "zero", "urandom")
 PROBE_FOLDER_BYTES, PROBE_FOLDER_FILES, PROBE_PROCESSES = 1 << 20, 64, 8
 # With no uid to switch to, a user namespace's root keeps no capability: none to gain back by exec.
@@ -60,27 +60,44 @@ class IsolationError(RuntimeError):
     """Full isolation is not available here, and weaker isolation was not asked for by name."""
 
 
-# Runs as root inside the new namespaces, on the skeleton root that prepare_folder() built on disk.
-# Arguments: the new root, the child's folder, the chroot tool, the folder's size, its file count and
-# owner; system folders to bind up to --hide; folders to hide up to --; then the command to run in the
-# new root. The skeleton is made read-only first (in a user namespace its owner is the child's own
-# uid). It runs as few commands as it can: each one costs a fork and an exec.
+# Runs as root inside the new namespaces, on the skeleton root that prepare_folder() built on disk. Arguments: the
+# mount table that _mount_table() wrote beside the root, the new root, the child's folder and the chroot tool; then the
+# command to run in the new root. One `mount` makes every mount of the table, in its order: the skeleton read-only
+# first (in a user namespace its owner is the child's own uid), the system folders, the hidden folders, three devices,
+# /proc and the child's folder. Each command costs a fork and an exec, so there are as few as can be.
 _INNER = r"""
-root=$1 folder=$2 CHROOT=$3 size=$4 files=$5 owner=$6; shift 6
-mount --bind -o ro "$root" "$root" || exit 97
-while [ "$1" != --hide ]; do mount --rbind -o ro "$1" "$root$1" || exit 97; shift; done
-shift
-while [ "$1" != -- ]; do
-    if [ -d "$root$1" ]; then mount -t tmpfs -o size=64k,mode=000 graphkit-hidden "$root$1" || exit 97; fi
-    shift
-done
-shift
-for device in null zero urandom; do mount --bind "/dev/$device" "$root/dev/$device" || exit 97; done
-mount -t proc proc "$root/proc" || exit 97
-mount -t tmpfs -o "size=$size,nr_inodes=$files,mode=0700,uid=$owner,gid=$owner" \
-    graphkit-folder "$root$folder" || exit 97
+table=$1 root=$2 folder=$3 CHROOT=$4; shift 4
+mount --all --fstab "$table" || exit 97
 exec "$CHROOT" "$root" /bin/sh -c 'cd "$0" && exec "$@"' "$folder" "$@"
 """
+MOUNTS_NAME = ".mounts"  # the mount table, in the child's folder beside its root: the child never sees it
+
+
+def _field(path):
+    """A path as one field of a mount table: its spaces, tabs, newlines and backslashes written as octal escapes."""
+    return "".join(f"\\{ord(c):03o}" if c in " \t\n\\" else c for c in path)
+
+
+def _mount_table(folder, folder_bytes, folder_files, owner):
+    """Write the child's mounts as a table (fstab's format) beside its skeleton root; return the table's path.
+
+    A folder to hide is covered only where it is there to see: inside a bound system folder, or in the skeleton.
+    """
+    root = os.path.join(folder, ROOT_NAME)
+    binds = _binds()
+    rows = [(root, root, "none", "bind,ro")]
+    rows += [(bound, root + bound, "none", "rbind,ro") for bound in binds]
+    for hidden in hidden_folders():
+        inside = any(hidden == b or hidden.startswith(b.rstrip("/") + "/") for b in binds)
+        if os.path.isdir(hidden if inside else root + hidden):
+            rows.append(("graphkit-hidden", root + hidden, "tmpfs", "size=64k,mode=000"))
+    rows += [(f"/dev/{device}", f"{root}/dev/{device}", "none", "bind") for device in DEVICES]
+    rows.append(("proc", root + "/proc", "proc", "defaults"))
+    options = f"size={folder_bytes},nr_inodes={folder_files},mode=0700,uid={owner},gid={owner}"
+    rows.append(("graphkit-folder", root + folder, "tmpfs", options))
+    table = os.path.join(folder, MOUNTS_NAME)
+    Path(table).write_text("".join(f"{_field(s)} {_field(t)} {kind} {o} 0 0\n" for s, t, kind, o in rows))
+    return table
 
 
 def hidden_folders():
@@ -127,11 +144,11 @@ def _full_prefix(variant, folder, uid, folder_bytes, folder_files, processes):
         user, inside = [f"--securebits={SECUREBITS}"], processes + 1
         owner, namespaces = 0, ["--user", "--map-root-user"]
         limit = [_tool("prlimit"), f"--nproc={inside}:{inside}", "--"]
+    table = _mount_table(folder, folder_bytes, folder_files, owner)
     return [
         _tool("unshare"), *namespaces, "--net", "--ipc", "--pid", "--fork", "--kill-child", "--mount",
         "--propagation", "private", "--mount-proc", "--",
-        _tool("sh"), "-c", _INNER, "sh", os.path.join(folder, ROOT_NAME), folder, _tool("chroot"),
-        str(folder_bytes), str(folder_files), str(owner), *_binds(), "--hide", *hidden_folders(), "--",
+        _tool("sh"), "-c", _INNER, "sh", table, os.path.join(folder, ROOT_NAME), folder, _tool("chroot"),
         *limit, _tool("setpriv"), *user, "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--",
     ]  # fmt: skip
 
@@ -180,7 +197,7 @@ def _try(way):
     folder = tempfile.mkdtemp(prefix="graphkit-probe-")
     try:
         uid = new_uid()
-        prepare_folder(folder, "", full=True)
+        prepare_folder(folder, b"", full=True)
         check = "import os; print(os.getuid(), os.access(%r, os.R_OK), os.access('.', os.W_OK))" % str(KIT_ROOT)
         command = _full_prefix(way, folder, uid, PROBE_FOLDER_BYTES, PROBE_FOLDER_FILES, PROBE_PROCESSES)
         command += [interpreter(), "-I", "-S", "-c", check]
@@ -284,9 +301,9 @@ def write_barrier():
     return variant() is None and landlock.abi() > 0
 
 
-def prepare_folder(folder, script, full=None):
-    """Write the child's script and, in full mode, build the skeleton of its new root (read-only folders to
-    mount on, links, empty device files, the script) there, so the setup script only mounts.
+def prepare_folder(folder, program, full=None):
+    """Write the child's compiled script (a .pyc file's bytes) and, in full mode, build the skeleton of its new root
+    (read-only folders to mount on, links, empty device files, the script) there, so the setup script only mounts.
 
     Returns the script's path as the child sees it. The child's own folder is, in full mode, a fresh tmpfs
     mounted on `folder` inside its root: nothing it writes lands on the grader's disk.
@@ -295,7 +312,7 @@ def prepare_folder(folder, script, full=None):
         full = variant() is not None
     if not full:
         path = os.path.join(folder, SCRIPT_NAME)
-        Path(path).write_text(script, encoding="utf-8")
+        Path(path).write_bytes(program)
         return path
     root = os.path.join(folder, ROOT_NAME)
     for place in ["/dev", "/proc", folder, *_binds()]:
@@ -306,7 +323,7 @@ def prepare_folder(folder, script, full=None):
     for device in DEVICES:
         open(os.path.join(root, "dev", device), "x").close()
     os.symlink("/proc/self/fd", os.path.join(root, "dev", "fd"))
-    Path(root, SCRIPT_NAME).write_text(script, encoding="utf-8")
+    Path(root, SCRIPT_NAME).write_bytes(program)
     return "/" + SCRIPT_NAME
 
 
