@@ -5,6 +5,7 @@ out once per process (autograder/grading/worked_out.py).
 """
 
 import dataclasses
+import gc
 import time
 from dataclasses import dataclass, field
 
@@ -314,7 +315,9 @@ def warm(checks=None):
     reference's answer to every case that is judged against one (only the anchor entry when a judge
     compares just that one), its time on every timed case and its peak memory on every memory-bounded one.
     The course's store (prepared.py) gives what it holds: drawn examples, large inputs, the reference's times.
-    A worker process forked afterwards inherits all of it instead of working it out again.
+    A worker process forked afterwards inherits all of it instead of working it out again. All of it lives as long as
+    the process, so it is set aside from the collector at the end (gc.freeze): no collection walks its objects again,
+    and a forked worker's collections leave the pages it shares with this process unwritten.
     """
     work_out = active.part("judges").work_out
     for check in active.part("checks").all_checks() if checks is None else checks:
@@ -331,3 +334,4 @@ def warm(checks=None):
                     reference_seconds(each)
             if check.expect == "memory_bound":
                 reference_memory(case)
+    gc.freeze()
