@@ -26,6 +26,7 @@ def _judge(name):
 
 
 TELLING_TRIES = 50  # how many of a shrink's last failures are asked whether they tell the misconceptions apart
+MEASURED = ("linear_time", "linear_growth", "memory_bound")  # checks whose every call runs alone in a fresh child
 GROWING = ("timeout", "slow")  # failures of a call too slow, which a check with growth explains
 HARD = ("timeout", "died")  # failures that stop a property check at once: no shrinking through hangs or crashes
 
@@ -285,17 +286,22 @@ def grade(submission: Submission, checks=None, limits=Limits(), first=None, shri
     Grade's ``also``.
     """
     started = time.perf_counter()
-    checks = active.part("checks").all_checks() if checks is None else checks
-    diagnose, results = active.part("diagnose"), []
+    checks = list(active.part("checks").all_checks() if checks is None else checks)
+    diagnose = active.part("diagnose")
+    # The measured checks run last: each of their calls ends the child it ran in, so the checks after one would
+    # start a child again to load the code; last, none does. Results keep the checks' order.
+    order = sorted(range(len(checks)), key=lambda k: checks[k].strategy is None and checks[k].expect in MEASURED)
+    results = [None] * len(checks)
     with Sandbox(submission.chunks, limits) as sandbox:
         also = first(sandbox) if first is not None else None
         runner = Runner(sandbox, shrink)
-        for check in checks:
+        for k in order:
+            check = checks[k]
             failure = runner.run(check)
             result = CheckResult(check, 0.0 if failure else check.points, failure)
             if failure and result.graded:
                 result.misconception = diagnose.misconception(check, failure)
-            results.append(result)
+            results[k] = result
         load_errors = sandbox.load_errors
     return Grade(
         origin=str(submission.origin),

@@ -1,9 +1,10 @@
 """Sends its own reply to the 3,000-node backward call, then stops reading, so the next request is never read."""
 
-EXPECTED = {"evaluate": "full", "inputs_of": "full", "users_of": "full", "backward": 42}
+EXPECTED = {"evaluate": 23, "inputs_of": "full", "users_of": "full", "backward": 42}
 CHECKS = "all"  # the attack needs the 3,000-node call and the request after it
 # deep_graph is lost (its driver answers [short, long]; the forged bare answer is not that), and linear_time
-# (4 points each): its request is never read by a child that stopped reading.
+# (4 points each), whose fresh child forges again on its wide graph. The request after deep_graph's, no_mutation of
+# evaluate (2 points), is never read by the child that stopped reading: it times out, and only this file pays.
 # (A request too large for the pipe, which the grader cannot even finish writing, is in tests/test_sandbox_bounds.py.)
 
 
