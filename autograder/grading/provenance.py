@@ -85,11 +85,11 @@ def fingerprint():
 def fingerprints():
     """fingerprint()'s files in two parts, each hashed as it hashes them: {"course": the course's checks, judges,
     references and lesson sources, "machinery": the kit's grading layers}, so a regrade can say which changed."""
-    machinery = active.KIT_ROOT / "autograder"
-    files = fingerprinted_files()
+    machinery = os.path.join(str(active.KIT_ROOT / "autograder"), "")
+    inside = {f: str(f).startswith(machinery) for f in fingerprinted_files()}
     return {
-        "course": digest_of(f for f in files if not f.is_relative_to(machinery)),
-        "machinery": digest_of(f for f in files if f.is_relative_to(machinery)),
+        "course": digest_of(f for f, kit in inside.items() if not kit),
+        "machinery": digest_of(f for f, kit in inside.items() if kit),
     }
 
 

@@ -8,11 +8,11 @@ import hashlib
 
 
 def digest_of(files):
-    """The sha256 of every file's name (paths.source_name: the same wherever the course is kept) and content,
+    """The sha256 of every file's name (paths.source_names: the same wherever the course is kept) and content,
     in order."""
-    from autograder.course.paths import source_name  # the course's folders: found when a digest is asked for
+    from autograder.course.paths import source_names  # the course's folders: found when a digest is asked for
 
-    digest = hashlib.sha256()
+    digest, name = hashlib.sha256(), source_names()
     for path in files:
-        digest.update(source_name(path).encode() + b"\0" + path.read_bytes() + b"\0")
+        digest.update(name(path).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
