@@ -490,6 +490,43 @@ def test_the_child_script_is_standard_library_only():
     compile(child_script(), "child.py", "exec")
 
 
+def child_codec():
+    """The child's (dumps, loads), its two codec functions run here alone: the script reads its descriptors at once."""
+    tree = ast.parse(CHILD.read_text(encoding="utf-8"))
+    wanted = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in ("_json_codec", "_json_package")]
+    namespace = {}
+    exec(compile(ast.Module(body=wanted, type_ignores=[]), "child.py", "exec"), namespace)
+    return namespace["_json_codec"]()
+
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+        max_leaves=20,
+    )
+)
+def test_the_child_writes_and_reads_json_as_the_json_package_does(value):
+    """The child encodes with the C parts of json itself: every reply's text is what json.dumps(allow_nan=True) writes,
+    NaN and infinities included, and it reads the grader's compact requests as json.loads does."""
+    dumps, loads = child_codec()
+    assert dumps({"value": value}) == json.dumps({"value": value}, allow_nan=True)
+    sent = json.dumps({"value": value}, separators=(",", ":")).encode()
+    assert json.dumps(loads(bytearray(sent))) == json.dumps(json.loads(sent))
+
+
+def test_a_value_json_cannot_hold_is_refused_as_the_package_refuses_it():
+    dumps, _loads = child_codec()
+    for value, error in ((object(), TypeError), ({1j: 1}, TypeError)):
+        with pytest.raises(error):
+            dumps({"value": value})
+    circular = []
+    circular.append(circular)
+    with pytest.raises(ValueError):
+        dumps({"value": circular})
+
+
 def test_a_described_call_answers_as_a_sent_one():
     """The reference answers a described chain exactly as it answers the same chain sent as JSON."""
     graph, values = builders.build({"shape": "chain", "length": 2000})

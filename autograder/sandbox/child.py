@@ -44,9 +44,7 @@ def _json_codec():
     try:
         from _json import encode_basestring_ascii, make_encoder, make_scanner
     except ImportError:  # an interpreter without them
-        import json
-
-        return (lambda message: json.dumps(message, allow_nan=True)), json.loads
+        return _json_package()
 
     def unsendable(value):
         raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
@@ -65,7 +63,20 @@ def _json_codec():
     def loads(data):
         return scan(data.decode(), 0)[0]  # the grader's own compact JSON: no space before the value
 
+    try:  # an interpreter whose C parts take other arguments answers as the package would, or not at all
+        if dumps({"a": [1.5, "\u00e9", None, True]}) != '{"a": [1.5, "\\u00e9", null, true]}' or loads(
+            b'{"a":[1]}'
+        ) != {"a": [1]}:
+            return _json_package()
+    except Exception:  # noqa: BLE001
+        return _json_package()
     return dumps, loads
+
+
+def _json_package():
+    import json
+
+    return (lambda message: json.dumps(message, allow_nan=True)), json.loads
 
 
 _dumps, _loads = _json_codec()
