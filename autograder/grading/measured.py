@@ -14,6 +14,12 @@ from autograder.grading.worked_out import inputs, known_seconds, reference_memor
 
 SLOW_MARGIN, SLOW_SLACK = 25.0, 0.25  # linear_time: at most 25x the reference's CPU time + 0.25 s
 UNMEASURED = "unmeasured"  # a Failure's status when this machine cannot measure what the check judges: not graded
+MEASURED = ("linear_time", "linear_growth", "memory_bound")  # what MeasuredRuns judges: each call in a fresh child
+
+
+def is_measured(check):
+    """Whether the check is judged here (a time or a memory measured), its every call alone in a fresh child."""
+    return check.strategy is None and check.expect in MEASURED
 
 
 def timed_limit(reference):

@@ -13,7 +13,7 @@ from autograder.course import active
 from autograder.grading import worked_out
 from autograder.grading.compare import Failure
 from autograder.grading.engine import Check
-from autograder.grading.measured import UNMEASURED, MeasuredRuns
+from autograder.grading.measured import UNMEASURED, MeasuredRuns, is_measured
 from autograder.grading.submission import Submission
 from autograder.grading.worked_out import inputs, reference_memory, reference_seconds, store, strategy_of
 from autograder.sandbox.limits import Limits
@@ -26,7 +26,6 @@ def _judge(name):
 
 
 TELLING_TRIES = 50  # how many of a shrink's last failures are asked whether they tell the misconceptions apart
-MEASURED = ("linear_time", "linear_growth", "memory_bound")  # checks whose every call runs alone in a fresh child
 GROWING = ("timeout", "slow")  # failures of a call too slow, which a check with growth explains
 HARD = ("timeout", "died")  # failures that stop a property check at once: no shrinking through hangs or crashes
 
@@ -290,7 +289,7 @@ def grade(submission: Submission, checks=None, limits=Limits(), first=None, shri
     diagnose = active.part("diagnose")
     # The measured checks run last: each of their calls ends the child it ran in, so the checks after one would
     # start a child again to load the code; last, none does. Results keep the checks' order.
-    order = sorted(range(len(checks)), key=lambda k: checks[k].strategy is None and checks[k].expect in MEASURED)
+    order = sorted(range(len(checks)), key=lambda k: is_measured(checks[k]))
     results = [None] * len(checks)
     with Sandbox(submission.chunks, limits) as sandbox:
         also = first(sandbox) if first is not None else None

@@ -62,7 +62,7 @@ def contents(checks=None):
     import_all()
     checks = active.part("checks").all_checks() if checks is None else checks
     runner.use(prepared.Prepared(reason="worked out afresh"))
-    examples, inputs, left_out, timings = {}, {}, [], []
+    examples, inputs, left_out, to_time = {}, {}, [], []
     for check in checks:
         try:
             if check.strategy is not None:
@@ -80,11 +80,11 @@ def contents(checks=None):
             timed = [*timed, *(each for case in cases for _size, each in check.growth(case)[1])]
         if check.expect == "linear_growth":  # every size the growth is measured at
             timed = [each for case in cases for _size, each in check.growth(case)[1]]
-        timings += timed
+        to_time += timed
     # The reference is timed once everything is drawn and built, with nothing else of this process running: timed
-    # beside the drawing, its CPU time came out up to half as long again on a machine whose two cores share one
-    # (the growth checks read a learner's time against it, so a time too long lets a quadratic call through).
-    seconds = {(case.fn, case.label): worked_out.reference_seconds(case) for case in timings}
+    # beside the drawing, it shared the machine with it, and the growth checks read a learner's time against it (a
+    # time too long lets a quadratic call through).
+    seconds = {(case.fn, case.label): worked_out.reference_seconds(case) for case in to_time}
     data = prepared.dumps(examples, inputs, seconds)
     held = prepared.loads(data, checks)  # what a grader will read back: the very same cases, or no store
     for check in checks:
