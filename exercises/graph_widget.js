@@ -157,7 +157,13 @@ function render({ model, el }) {
   controls.append(reset);
   const switchLabel = make("label", { class: "gw-switch" });
   const assign = make("input", { type: "checkbox", class: "gw-assign" });
-  assign.addEventListener("change", () => send({ kind: "assign", on: assign.checked }));
+  // The switch as clicked, until the kernel's state says the same: an update for an earlier click, arriving in
+  // between, must not turn it back.
+  let pending = null;
+  assign.addEventListener("change", () => {
+    pending = assign.checked;
+    send({ kind: "assign", on: assign.checked });
+  });
   switchLabel.append(assign, " assign (=) instead of adding (+=)");
   const summary = make("p", { class: "gw-summary", role: "status" });
   const quizEl = make("div", { class: "gw-quiz" });
@@ -175,7 +181,8 @@ function render({ model, el }) {
     order.textContent = `${backward ? "passed on so far" : "order so far"}: ${clicks.length ? clicks.join(", ") : "none"}`;
     said.textContent = model.get("said");
     said.className = `gw-said ${model.get("said_ok") ? "gw-ok" : "gw-refused"}`;
-    assign.checked = model.get("assign");
+    if (pending === model.get("assign")) pending = null;
+    assign.checked = pending === null ? model.get("assign") : pending;
     if (backward && !controls.contains(switchLabel)) controls.append(switchLabel);
     summary.textContent = model.get("summary");
     summary.hidden = !model.get("summary");
