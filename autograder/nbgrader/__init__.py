@@ -14,5 +14,6 @@ save_grades.py        nbgrader's SaveAutoGrades, reading and saving a notebook's
 notebook_rows.py      one notebook's gradebook rows, read in a few queries
 course_folder.py      a cohort's grading folder as an nbgrader course, and nbgrader's steps run in it
 speedups.py           work nbgrader repeats for every hand-in, done once per process (nothing it writes changes)
+page_memo.py          the code and Markdown cells a feedback page repeats, rendered once per process
 env.py                the environment nbgrader runs in
 """

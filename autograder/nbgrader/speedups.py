@@ -28,6 +28,7 @@ hand-in although their result never changes within a batch:
 - The feedback step builds a new Jinja environment per hand-in and compiles nbconvert's
   templates again each time. ``CachedHTMLExporter`` keeps the compiled templates in a
   bytecode cache of this process, checked against each template's source.
+- The same code and Markdown cells are rendered again on every page: page_memo.py keeps each rendering.
 - HTMLExporter then parses the whole page with BeautifulSoup and writes it out again, to add
   tab stops and images' alternative text: half of the feedback step. ``accessible`` adds the
   same attributes to the template's own tags without a parse.
@@ -185,9 +186,13 @@ def accessible(html):
 def exporter_class():
     """nbconvert's HTMLExporter, whose Jinja environment shares this process's compiled templates, and which adds
     its accessibility attributes without re-parsing the page (accessible)."""
+    from jinja2 import pass_context
     from nbconvert.exporters import HTMLExporter, TemplateExporter
-    from nbconvert.filters.highlight import Highlight2HTML
     from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
+
+    from autograder.nbgrader import page_memo
+
+    highlighter = page_memo.highlight_class()
 
     class CachedHTMLExporter(HTMLExporter):
         def _create_environment(self):
@@ -202,7 +207,7 @@ def exporter_class():
             langinfo = nb.metadata.get("language_info", {})
             lexer = langinfo.get("pygments_lexer", langinfo.get("name", None))
             self.register_filter(
-                "highlight_code", self.filters.get("highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self))
+                "highlight_code", self.filters.get("highlight_code", highlighter(pygments_lexer=lexer, parent=self))
             )
             resources = self._init_resources(resources)
             self.register_filter(
@@ -211,5 +216,10 @@ def exporter_class():
             )
             html, resources = TemplateExporter.from_notebook_node(self, nb, resources, **kw)
             return accessible(html), resources
+
+        @pass_context
+        def markdown2html(self, context, source):
+            key = page_memo.markdown_key(self, context, source)
+            return page_memo.MARKDOWN.rendered(key, lambda: HTMLExporter.markdown2html(self, context, source))
 
     return CachedHTMLExporter
