@@ -434,6 +434,38 @@ def test_a_new_gradebook_gets_what_nbgrader_alone_gives_it(tmp_path):
     assert tables() == set(api.Base.metadata.tables) | {"alembic_version"}
 
 
+def test_gradebooks_reuse_connections_but_never_one_to_a_replaced_file(tmp_path):
+    """Gradebooks opened one after another in a process share one connection; a gradebook file replaced (a copy
+    renamed over it) or removed since is opened afresh, so a Gradebook always reads the file its URL names now."""
+    from sqlalchemy import event
+
+    from autograder.nbgrader import speedups
+
+    speedups.install()
+    db, other = tmp_path / "gradebook.db", tmp_path / "other.db"
+    url = f"sqlite:///{db}"
+
+    def students(at=url):
+        with Gradebook(at) as gradebook:
+            return sorted(student.id for student in gradebook.students)
+
+    with Gradebook(f"sqlite:///{other}") as gradebook:
+        gradebook.update_or_create_student("bob")
+    with Gradebook(url) as gradebook:
+        gradebook.update_or_create_student("ada")
+        opened = []
+        event.listen(gradebook.engine, "connect", lambda *_: opened.append(1))
+    for _ in range(5):
+        assert students() == ["ada"]
+    assert opened == []  # the kept connection every time
+    shutil.copy(other, tmp_path / "copy.db")
+    (tmp_path / "copy.db").replace(db)
+    assert students() == ["bob"]
+    assert len(opened) == 1
+    db.unlink()
+    assert students() == []  # a new, empty gradebook, as nbgrader makes one where none is
+
+
 def test_the_feedback_exporter_adds_what_nbconverts_soup_pass_adds():
     """Tab stops on the template's cell inputs and outputs and alternative text on every image, as HTMLExporter's
     BeautifulSoup pass adds them, and nothing else: an image's own alt and other tags' classes are left alone."""
