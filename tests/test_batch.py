@@ -344,3 +344,17 @@ def test_a_changed_hand_in_or_output_is_seen(unchanged_run, runs):
         grades.write_bytes(kept)
         os.utime(grades, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     assert unchanged.answer(out, digest) is not None
+
+
+def test_a_batch_works_out_ahead_only_the_checks_its_hand_ins_are_graded_on(runs):
+    """pregrading warms the checks of the functions the lessons to grade hold, no other lesson's."""
+    from autograder.course.lessons import function_of
+    from autograder.nbgrader.course_folder import Course
+    from autograder.pipeline.pregrading import checks_graded
+
+    cells = Course(runs.out, io.StringIO()).grade_cells()
+    first = {function_of(grade_id) for grade_id in cells[LESSON1][0]} - {""}
+    assert first and {c.function for c in checks_graded(cells, {LESSON1})} == first
+    both = checks_graded(cells, {LESSON1, LESSON2})
+    assert {c.id for c in checks_graded(cells, {LESSON1})} < {c.id for c in both} < {c.id for c in all_checks()}
+    assert checks_graded(cells, set()) == []

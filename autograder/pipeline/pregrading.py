@@ -41,6 +41,13 @@ def seconds_of(course, key):
         return 0.0
 
 
+def checks_graded(cells, assignments):
+    """The course's checks of the functions whose grade cells ``assignments`` hold (``cells``: Course.grade_cells()):
+    all that grading their hand-ins can run, and so all that is worth working out before the workers fork."""
+    functions = {function_of(grade_id) for assignment in assignments for grade_id in cells[assignment][0]}
+    return [check for check in active.part("checks").all_checks() if check.function in functions]
+
+
 def pregrade(course, workers=WORKERS):
     """Grade every submitted notebook into the cache; return {relative path: record key or problem}.
 
@@ -85,7 +92,8 @@ def pregrade(course, workers=WORKERS):
         bar = Progress("hidden checks", len(ordered), course.stream)
         from autograder.grading.runner import warm  # grading's imports only when there is something to grade
 
-        warm()  # once, here: the workers forked below share the checks' inputs and the reference's answers
+        # once, here: the workers forked below share the checks' inputs and the reference's answers
+        warm(checks_graded(cells, {assignment for _relative, assignment in todo.values()}))
         with ProcessPoolExecutor(max_workers=max(1, workers), initializer=die_with, initargs=(os.getpid(),)) as pool:
             for key, record, seconds, error in streamed(pool, grade_job, jobs, AHEAD * max(1, workers)):
                 if record is not None:

@@ -90,7 +90,7 @@ def dry_run(course, last, workers):
     from autograder.nbgrader import hidden_checks
     from autograder.nbgrader.course_folder import BatchError
     from autograder.pipeline.pool import die_with, streamed
-    from autograder.pipeline.pregrading import grade_job
+    from autograder.pipeline.pregrading import checks_graded, grade_job
 
     found = affected(course, last)
     cells = course.grade_cells()
@@ -106,7 +106,7 @@ def dry_run(course, last, workers):
     if jobs:
         from autograder.grading.runner import warm
 
-        warm()
+        warm(checks_graded(cells, {assignment for _student, assignment in found}))
         with ProcessPoolExecutor(max_workers=max(1, workers), initializer=die_with, initargs=(os.getpid(),)) as pool:
             for relative, record, _seconds, error in streamed(pool, grade_job, jobs, 2 * max(1, workers)):
                 if record is None:
