@@ -1,5 +1,7 @@
 """How a call's time grows, read from times measured at two or more sizes (autograder/grading/growth.py)."""
 
+import pytest
+
 from autograder.grading import growth
 
 
@@ -49,57 +51,52 @@ def test_a_reference_timed_at_a_busier_moment_still_shows_a_quadratic_call():
     assert not growth.superlinear(sizes, [0.24, 1.57], [0.15, 0.98])  # growing as the reference does, 1.6 times as long
 
 
-class ScriptedTimes:
-    """A runner whose timings are given in turn: each ``timed_sizes`` call takes the next list of seconds."""
+def scripted(*timings):
+    """A runner whose ``timed_sizes`` calls take the given lists of seconds in turn, and the lists not taken yet."""
+    from autograder.grading.runner import Runner
 
-    def __init__(self, *timings):
-        from autograder.grading.runner import Runner
+    left = list(timings)
 
-        class Scripted(Runner):
-            def timed_sizes(self, sized, judge=None, check=None):
-                return [size for size, _case in sized], timings_left.pop(0), None
+    class Scripted(Runner):
+        def timed_sizes(self, sized, judge=None, check=None):
+            return [size for size, _case in sized], left.pop(0), None
 
-        timings_left = list(timings)
-        self.runner, self.left = Scripted(sandbox=None), timings_left
+    return Scripted(sandbox=None), left
 
 
-def growth_check():
+@pytest.fixture
+def wide_check(monkeypatch):
     """A linear_growth check on two sizes, a quarter and the whole, with the wide records' reference times."""
     from autograder.grading import measured
     from autograder.grading.engine import Case, Check
 
     small, large = (Case("topological_order", ({},), label=size, expect="order_valid") for size in ("small", "large"))
-    check = Check(
+    reference = {"small": 0.20, "large": 1.40}
+    monkeypatch.setattr(measured, "reference_seconds", lambda case: reference[case.label])
+    return Check(
         "order_linear_time/wide", "topological_order", 1, "linear time", "linear_growth", cases=(large,),
         growth=lambda case: ("records", [(50_000, small), (200_000, large)]),
     )  # fmt: skip
-    return check, {"small": 0.20, "large": 1.40}, measured
 
 
-def test_a_quadratic_call_is_judged_on_its_better_times_when_one_small_timing_was_slowed(monkeypatch):
+def test_a_quadratic_call_is_judged_on_its_better_times_when_one_small_timing_was_slowed(wide_check):
     """pop(0) on the wide records, its smaller size slowed once by a busy machine: read from that one timing, its
     growth would look linear; judged on the better time of each of two timings, it fails."""
-    check, reference, measured = growth_check()
-    monkeypatch.setattr(measured, "reference_seconds", lambda case: reference[case.label])
-    scripted = ScriptedTimes([2.6], [0.40], [0.26, 2.55])  # the largest, the smaller, then both again
-    failure = scripted.runner.run_growth(check)
+    runner, left = scripted([2.6], [0.40], [0.26, 2.55])  # the largest, the smaller, then both again
+    failure = runner.run_growth(wide_check)
     assert failure is not None and "0.26 s on 50,000 records and 2.55 s on 200,000 records" in failure.summary
-    assert scripted.left == []
+    assert left == []
     assert not growth.superlinear([50_000, 200_000], [0.40, 2.6], [0.20, 1.40])  # what one timing alone said
 
 
-def test_a_linear_call_is_judged_on_its_better_times_when_one_large_timing_was_slowed(monkeypatch):
+def test_a_linear_call_is_judged_on_its_better_times_when_one_large_timing_was_slowed(wide_check):
     """A call 1.6 times as slow as the reference that grows as it does passes, its largest size slowed once."""
-    check, reference, measured = growth_check()
-    monkeypatch.setattr(measured, "reference_seconds", lambda case: reference[case.label])
-    scripted = ScriptedTimes([2.9], [0.32], [0.33, 2.24])
-    assert scripted.runner.run_growth(check) is None
-    assert scripted.left == []
+    runner, left = scripted([2.9], [0.32], [0.33, 2.24])
+    assert runner.run_growth(wide_check) is None
+    assert left == []
     assert growth.superlinear([50_000, 200_000], [0.32, 2.9], [0.20, 1.40])  # what one timing alone said
 
 
-def test_a_call_about_as_fast_as_the_reference_on_the_largest_is_timed_once(monkeypatch):
-    check, reference, measured = growth_check()
-    monkeypatch.setattr(measured, "reference_seconds", lambda case: reference[case.label])
-    scripted = ScriptedTimes([1.5])
-    assert scripted.runner.run_growth(check) is None and scripted.left == []
+def test_a_call_about_as_fast_as_the_reference_on_the_largest_is_timed_once(wide_check):
+    runner, left = scripted([1.5])
+    assert runner.run_growth(wide_check) is None and left == []
