@@ -218,12 +218,16 @@ def test_a_quadratic_gradient_graph_is_told_how_its_time_grows():
 
 
 def test_a_ready_list_emptied_with_pop_front_loses_the_wide_check():
-    """pop(0) on 200,000 ready records: its time beyond the reference's grows with the square of the records (on a
-    machine so busy that the largest call runs out of its wall clock, that is said instead)."""
+    """pop(0) on 200,000 ready records: its time beyond the reference's grows with the square of the records, or at
+    least faster than them when a busy machine slowed both timings of the smaller size (on a machine so busy that the
+    largest call runs out of its wall clock, that is said instead)."""
     grades = all_grades()["buggy_order_ready_pop_front"]
     score, _points, summary, misconception = grades["order_linear_time/wide"]
     assert score == 0 and "50,000 records" in summary and "200,000 records" in summary
-    assert "(quadratic)" in summary or "more than its time limit on 200,000 records" in summary
+    assert any(
+        said in summary
+        for said in ("(quadratic)", "grows faster than the input:", "more than its time limit on 200,000 records")
+    )
     assert "pop(0)" in misconception
     assert grades["order_linear_time/two_levels"][0] == grades["order_linear_time/two_levels"][1]
 
