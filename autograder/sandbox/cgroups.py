@@ -1,12 +1,13 @@
 """A group of cgroups per sandbox child: the CPU time, memory and processes of everything it starts.
 
-A child joins its groups between fork and exec, so all it starts stays in them (it cannot see
-/sys and runs unprivileged). The cgroup v2 group counts the CPU time of every process that has
-been in it, exited ones included (cpu.stat), and kills them all at once (cgroup.kill). The
-memory and process caps of the whole tree (memory.max, pids.max) come from v2 where the
-grader's own group hands those controllers down to its children, and otherwise from the v1
-memory and pids hierarchies where they are mounted (memory.limit_in_bytes, pids.max). Where
-neither can be made, `Group.memory_capped` is False and the sandbox caps the tree itself.
+A child is in its groups before it starts anything, so all it starts stays in them (it cannot see
+/sys and runs unprivileged): the parent moves it there (autograder/sandbox/launch.py). The cgroup
+v2 group counts the CPU time of every process that has been in it, exited ones included
+(cpu.stat), and kills them all at once (cgroup.kill). The memory and process caps of the whole
+tree (memory.max, pids.max) come from v2 where the grader's own group hands those controllers
+down to its children, and otherwise from the v1 memory and pids hierarchies where they are
+mounted (memory.limit_in_bytes, pids.max). Where neither can be made, `Group.memory_capped` is
+False and the sandbox caps the tree itself.
 """
 
 import functools
@@ -186,9 +187,10 @@ class Group:
     def folders(self):
         return ([self.v2] if self.v2 else []) + list(self.v1.values())
 
-    def join(self):
-        """Move the calling process into every group (run between fork and exec, so all it starts follows)."""
-        pid = os.getpid()
+    def join(self, pid=None):
+        """Move process ``pid`` (the calling one by default) into every group: before it starts anything, so that all
+        it starts follows."""
+        pid = os.getpid() if pid is None else pid
         for folder in self.folders:
             _write(folder, "cgroup.procs", pid)
 

@@ -129,7 +129,7 @@ def new_uid():
     return UID_BASE + secrets.randbelow(UID_SPAN)
 
 
-def _tool(name):
+def tool(name):
     """A tool's absolute path: the child's PATH is short, and chroot lives in /usr/sbin."""
     path = os.pathsep.join(("/usr/sbin", "/usr/bin", "/sbin", "/bin", os.environ.get("PATH", "")))
     return shutil.which(name, path=path) or name
@@ -143,13 +143,13 @@ def _full_prefix(variant, folder, uid, folder_bytes, folder_files, processes):
     else:  # the process limit is set inside the user namespace, where it counts that namespace alone: unshare too
         user, inside = [f"--securebits={SECUREBITS}"], processes + 1
         owner, namespaces = 0, ["--user", "--map-root-user"]
-        limit = [_tool("prlimit"), f"--nproc={inside}:{inside}", "--"]
+        limit = [tool("prlimit"), f"--nproc={inside}:{inside}", "--"]
     table = _mount_table(folder, folder_bytes, folder_files, owner)
     return [
-        _tool("unshare"), *namespaces, "--net", "--ipc", "--pid", "--fork", "--kill-child", "--mount",
+        tool("unshare"), *namespaces, "--net", "--ipc", "--pid", "--fork", "--kill-child", "--mount",
         "--propagation", "private", "--mount-proc", "--",
-        _tool("sh"), "-c", _INNER, "sh", table, os.path.join(folder, ROOT_NAME), folder, _tool("chroot"),
-        *limit, _tool("setpriv"), *user, "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--",
+        tool("sh"), "-c", _INNER, "sh", table, os.path.join(folder, ROOT_NAME), folder, tool("chroot"),
+        *limit, tool("setpriv"), *user, "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--",
     ]  # fmt: skip
 
 
@@ -177,7 +177,7 @@ def _probe(limits_asked):
         if os.geteuid() == 0
         else ("unshare", "setpriv", "prlimit", "chroot", "sh")
     )
-    missing = [tool for tool in tools if not os.path.isabs(_tool(tool))]
+    missing = [name for name in tools if not os.path.isabs(tool(name))]
     if missing:
         return "limits", [f"{', '.join(missing)} not found (install util-linux and coreutils)"], None
     reasons = []
@@ -243,7 +243,7 @@ def command_prefix(folder, uid, folder_bytes, folder_files, processes):
     prefix = pid_namespace() or []
     if "--user" in prefix:  # the process limit is set inside, where it counts the namespace's processes alone
         inside = processes + 1
-        prefix = [*prefix, _tool("prlimit"), f"--nproc={inside}:{inside}", "--"]
+        prefix = [*prefix, tool("prlimit"), f"--nproc={inside}:{inside}", "--"]
     return prefix
 
 
@@ -260,7 +260,7 @@ def _pid_prefix(as_root):
     /proc/self/uid_map, which the write barrier (Landlock) forbids; the child's files are still the grader's user's.
     """
     user = [] if as_root else ["--user"]
-    return [_tool("unshare"), *user, "--pid", "--fork", "--kill-child", "--"]
+    return [tool("unshare"), *user, "--pid", "--fork", "--kill-child", "--"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -272,7 +272,7 @@ def pid_namespace():
     """
     for as_root in (True, False) if os.geteuid() == 0 else (False,):
         prefix = _pid_prefix(as_root)
-        if not os.path.isabs(prefix[0]) or not (as_root or os.path.isabs(_tool("prlimit"))):
+        if not os.path.isabs(prefix[0]) or not (as_root or os.path.isabs(tool("prlimit"))):
             continue
         folder = tempfile.mkdtemp(prefix="graphkit-probe-")
         # as the child will have it

@@ -35,6 +35,28 @@ def tree_processes(limits, group):
     return max(2, min(limits.processes, limits.sandbox_memory_bytes // limits.memory_bytes))
 
 
+def resource_limits(limits, processes=None):
+    """[(resource, its prlimit option, value)]: the child's resource limits, soft and hard alike; the process limit
+    only when ``processes`` is given."""
+    return [
+        (kind, option, value)
+        for kind, option, value in (
+            (resource.RLIMIT_CPU, "--cpu", limits.cpu_seconds),
+            (resource.RLIMIT_AS, "--as", limits.memory_bytes),
+            (resource.RLIMIT_NPROC, "--nproc", processes),
+            (resource.RLIMIT_NOFILE, "--nofile", limits.open_files),
+            (resource.RLIMIT_FSIZE, "--fsize", limits.file_bytes),
+            (resource.RLIMIT_CORE, "--core", 0),
+        )
+        if value is not None
+    ]
+
+
+def rlimit_options(limits, processes=None):
+    """resource_limits as util-linux prlimit's options."""
+    return [f"{option}={value}:{value}" for _kind, option, value in resource_limits(limits, processes)]
+
+
 def prepare_child(limits, group, processes, process_limit=True, writable=None):
     """What the child runs between fork and exec: join its own cgroups (if any), then take its limits.
 
@@ -50,16 +72,8 @@ def prepare_child(limits, group, processes, process_limit=True, writable=None):
                 group.join()
             except OSError:
                 pass  # the parent sees the child is not in the groups and does without them
-        for kind, value in (
-            (resource.RLIMIT_CPU, limits.cpu_seconds),
-            (resource.RLIMIT_AS, limits.memory_bytes),
-            (resource.RLIMIT_NPROC, processes if process_limit else None),
-            (resource.RLIMIT_NOFILE, limits.open_files),
-            (resource.RLIMIT_FSIZE, limits.file_bytes),
-            (resource.RLIMIT_CORE, 0),
-        ):
-            if value is not None:
-                resource.setrlimit(kind, (value, value))
+        for kind, _option, value in resource_limits(limits, processes if process_limit else None):
+            resource.setrlimit(kind, (value, value))
         if writable is not None:
             landlock.restrict(writable)  # last: joining the cgroups above writes outside the folder
 

@@ -26,9 +26,9 @@ import time
 from pathlib import Path
 
 from autograder.course import active
-from autograder.sandbox import cgroups, isolation, measure, patience, reply_bounds
+from autograder.sandbox import cgroups, isolation, launch, measure, patience, reply_bounds
 from autograder.sandbox.channel import HEADER, Capture, Channel
-from autograder.sandbox.limits import Limits, prepare_child, tree_processes
+from autograder.sandbox.limits import Limits, tree_processes
 from autograder.sandbox.measure import tree_pids
 from autograder.sandbox.removal import remove_tree
 from autograder.sandbox.replies import READY, STATUSES, clean, explain
@@ -149,22 +149,19 @@ class Sandbox:
         prefix = isolation.command_prefix(self._folder, uid, limits.folder_bytes, limits.folder_files, processes)
         command = prefix + [isolation.interpreter(), "-I", "-S", "-B", "-u", script, str(req_r), str(rep_w)]
         env = {"PATH": "/usr/bin:/bin", "HOME": self._folder, "TMPDIR": self._folder, "LANG": "C.UTF-8"}
-        self._proc = subprocess.Popen(
+        self._proc = launch.start(
             command,
+            limits,
+            self._group,
+            processes,
+            not isolation.limits_processes_inside(),
+            self._folder if isolation.write_barrier() else None,
             cwd=self._folder,
             env=env,
-            stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             pass_fds=(req_r, rep_w),
             start_new_session=True,
-            preexec_fn=prepare_child(
-                limits,
-                self._group,
-                processes,
-                not isolation.limits_processes_inside(),
-                writable=self._folder if isolation.write_barrier() else None,
-            ),
         )
         os.close(req_r)
         os.close(rep_w)
