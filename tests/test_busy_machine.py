@@ -102,6 +102,29 @@ def test_without_patience_the_wall_clock_would_have_decided(monkeypatch):
     assert reply["status"] == "timeout", reply
 
 
+def test_a_call_past_its_cpu_time_is_stopped_there():
+    """A call that may use 0.3 s of CPU and would use 5 is stopped soon after 0.3, not at its 10 s of wall clock."""
+    with Sandbox([Chunk("burn", BURN)], Limits()) as sandbox:
+        reply = sandbox.call("burn", [5.0], seconds=10.0, measure_cpu=True, cpu=0.3)
+    assert reply["status"] == "timeout" and 0.3 < reply["cpu_seconds"] < 1.5 and reply["wall_seconds"] < 3.0, reply
+
+
+def test_a_starved_call_within_its_cpu_time_still_answers():
+    """Starved of its CPU, a call that needs less CPU time than it may use is stopped neither by that nor by the wall
+    clock: its CPU time is read as it runs, and only what it used counts."""
+    with pinned({0}), spinning(6, {0}), Sandbox([Chunk("burn", BURN)], Limits()) as sandbox:
+        reply = sandbox.call("burn", [0.6], seconds=1.2, measure_cpu=True, cpu=1.0)
+    assert reply["status"] == "ok" and reply["cpu_seconds"] < 1.0, reply
+
+
+def test_a_hang_with_cpu_time_to_spare_ends_at_its_wall_clock():
+    """A call that sleeps uses no CPU time: the wall clock ends it, and no CPU time is said to have stopped it."""
+    source = "import time\n\n\ndef burn(seconds):\n    time.sleep(30)\n"
+    with Sandbox([Chunk("sleep", source)], Limits()) as sandbox:
+        reply = sandbox.call("burn", [0], seconds=1.0, measure_cpu=True, cpu=0.3)
+    assert reply["status"] == "timeout" and "cpu_seconds" not in reply and reply["wall_seconds"] >= 1.0, reply
+
+
 def test_a_hang_is_not_waited_for_longer():
     """A call that sleeps waits for no CPU: its deadline does not move, however busy the machine."""
     source = "import time\n\n\ndef burn(seconds):\n    time.sleep(30)\n"

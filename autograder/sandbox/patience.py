@@ -18,6 +18,7 @@ FIRST_LOOK = 0.05  # seconds into a call before its child's waiting is first rea
 LEAST = 0.01  # seconds of waiting worth moving a deadline for
 PATIENCE = 10.0  # a deadline moves to at most this many times its own length after its start
 READING = 0.5  # seconds left, at least, to read a reply that has begun to arrive
+POLL = 0.05  # seconds between two readings of what a call has spent, when it may spend no more than a limit
 
 
 def waited(pids):
@@ -52,14 +53,20 @@ def readable(fd, deadline):
     return bool(select.select([fd], [], [], left)[0])
 
 
-def deadline_for(fd, started, deadline, tree_waited, latest):
+def deadline_for(fd, started, deadline, tree_waited, latest, spent=None):
     """Wait for a reply on ``fd`` until ``deadline``, moved on by the CPU waiting ``tree_waited()`` reports since
     FIRST_LOOK after ``started``, never past ``latest``. Return the deadline to read the reply by: once it can be
-    read, at least READING seconds from now; when none came, the deadline that passed with no waiting to move it."""
+    read, at least READING seconds from now; when none came, the deadline that passed with no waiting to move it.
+    With ``spent``, which says whether the call has used all it may (its CPU time, say), the wait also ends as soon
+    as it does, read every POLL seconds: the present is then returned, and no reply is waited for."""
     if readable(fd, min(deadline, started + FIRST_LOOK)):
         return max(deadline, time.monotonic() + READING)
     before = tree_waited()
-    while not readable(fd, deadline):
+    while not readable(fd, deadline if spent is None else min(deadline, time.monotonic() + POLL)):
+        if spent is not None and spent():
+            return time.monotonic()
+        if time.monotonic() < deadline:
+            continue
         now = tree_waited()
         gained, before = now - before, now
         if gained < LEAST or deadline >= latest:

@@ -255,11 +255,12 @@ class Sandbox:
     def _out_of_time(self):
         return {"status": "out_of_time", "seconds": self.limits.submission_seconds}
 
-    def _exchange(self, message, seconds, statuses, keys=None, bound=reply_bounds.FIXED):
+    def _exchange(self, message, seconds, statuses, keys=None, bound=reply_bounds.FIXED, spent=None):
         """Send one message tagged with a fresh nonce and return the child's clean reply to it.
 
-        The exchange ends at `seconds` or when the submission's budget runs out, whichever is
-        first: the reply is then a timeout, or out_of_time. A reply over `bound` is invalid.
+        The exchange ends at `seconds`, when the submission's budget runs out, or when `spent()` says
+        the call has used all it may, whichever is first: the reply is then a timeout, or out_of_time.
+        A reply over `bound` is invalid.
         """
         nonce = secrets.token_bytes(HEADER.size - 8)
         started = time.monotonic()
@@ -273,7 +274,7 @@ class Sandbox:
             latest = started + patience.PATIENCE * seconds
             if by_budget:
                 latest = min(latest, self._budget_start[0] + patience.PATIENCE * self.limits.submission_seconds)
-            moved = patience.deadline_for(self._channel.read_fd, started, deadline, self._child_waited, latest)
+            moved = patience.deadline_for(self._channel.read_fd, started, deadline, self._child_waited, latest, spent)
             if by_budget and moved > self._budget_end:
                 self._granted += moved - self._budget_end
                 self._budget_end = moved
@@ -295,7 +296,9 @@ class Sandbox:
         return reply
 
     # -- calls ------------------------------------------------------------
-    def call(self, fn, args, kwargs=None, seconds=None, measure_cpu=False, measure_memory=False, built=None, **flags):
+    def call(
+        self, fn, args, kwargs=None, seconds=None, measure_cpu=False, measure_memory=False, built=None, cpu=None, **flags
+    ):
         """Call `fn(*args, **kwargs)` in the child; return a reply dict of plain values.
 
         status is one of: ok (with value), raised (with error), missing (no such
@@ -304,10 +307,12 @@ class Sandbox:
         With `built`, a description for builders.build, the child builds `args` itself
         (which must be what builders.build gives for it) instead of receiving them. With
         measure_cpu, the reply also holds cpu_seconds, the CPU time of the child's process
-        tree during the call. With measure_memory, the call runs in a fresh child (an earlier
-        one is ended) and the reply holds memory_bytes: the most memory the child's cgroup held
-        at once from before the learner's code loaded to the end of the call (loading it,
-        building or decoding the arguments, the call itself), above what the bare child held.
+        tree during the call; with `cpu` too, the call is stopped as a timeout once that passes
+        `cpu` seconds (its cpu_seconds say how far). With measure_memory, the call runs in a
+        fresh child (an earlier one is ended) and the reply holds memory_bytes: the most memory
+        the child's cgroup held at once from before the learner's code loaded to the end of the
+        call (loading it, building or decoding the arguments, the call itself), above what the
+        bare child held.
         Where no memory cgroup holds the child there is no memory_bytes: a process's own peak
         resident size is no measure, since memory taken and freed before any mark can hold what
         the call keeps. Both are read by this process, never reported by the child.
@@ -349,10 +354,18 @@ class Sandbox:
             (measure.cpu_seconds(self._proc, self._group) if measure_cpu else 0.0),
         )
         seconds = min(seconds or self.limits.call_seconds, self.limits.longest_call_seconds)
-        reply = self._exchange(request, seconds, STATUSES, keys, bound)
+        read = []  # the CPU time the call had used when last read while it ran
+
+        def spent(proc=self._proc, group=self._group):
+            read[:] = [measure.cpu_seconds(proc, group) - cpu_before]
+            return read[0] > cpu
+
+        reply = self._exchange(request, seconds, STATUSES, keys, bound, spent if measure_cpu and cpu else None)
         reply["wall_seconds"] = time.perf_counter() - started
         if measure_cpu and self._proc is not None:  # read by the parent, never reported by the child
             reply["cpu_seconds"] = measure.cpu_seconds(self._proc, self._group) - cpu_before
+        elif reply["status"] == "timeout" and read and read[0] > cpu:  # stopped for its CPU time
+            reply["cpu_seconds"] = read[0]
         if mark is not None:
             used = measure.memory_since(mark)  # read even when the child is gone: a v2 mark holds a descriptor
             if used is not None and self._proc is not None:
