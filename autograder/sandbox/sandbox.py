@@ -297,7 +297,16 @@ class Sandbox:
 
     # -- calls ------------------------------------------------------------
     def call(
-        self, fn, args, kwargs=None, seconds=None, measure_cpu=False, measure_memory=False, built=None, cpu=None, **flags
+        self,
+        fn,
+        args,
+        kwargs=None,
+        seconds=None,
+        measure_cpu=False,
+        measure_memory=False,
+        built=None,
+        cpu=None,
+        **flags,
     ):
         """Call `fn(*args, **kwargs)` in the child; return a reply dict of plain values.
 
