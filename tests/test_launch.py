@@ -1,14 +1,19 @@
-"""A sandbox child starts in its cgroups and under its resource limits, through the gate or by a fork that sets them."""
+"""A sandbox child starts in its cgroups and under its resource limits, through the gate or by a fork that sets them;
+a child started ahead serves the next start."""
 
 import ast
 import resource
 import subprocess
 import sys
+import threading
+from pathlib import Path
 
 import pytest
 
+from autograder.grading.submission import Chunk
 from autograder.sandbox import cgroups, isolation, launch
 from autograder.sandbox.limits import Limits, resource_limits, rlimit_options
+from autograder.sandbox.sandbox import Sandbox
 
 SHOW = (
     "import resource; "
@@ -65,3 +70,59 @@ def test_the_limits_taken_by_a_fork_and_by_prlimit_are_one_list():
     assert rlimit_options(LIMITS) == expected
     assert "--nproc=8:8" in rlimit_options(LIMITS, 8)
     assert resource.RLIMIT_NPROC not in [kind for kind, *_ in resource_limits(LIMITS)]
+
+
+AHEAD = (
+    "import os\nTOKEN = os.urandom(8).hex()\nCALLS = []\n"
+    "\n\ndef token():\n    CALLS.append(1)\n    return [TOKEN, len(CALLS)]\n"
+)
+
+
+@pytest.fixture
+def starts(monkeypatch):
+    """[(thread name, sandbox, child process)] for every child a Sandbox starts, in order."""
+    if not launch.gated(isolation.write_barrier()):
+        pytest.skip("children here are started by a fork that sets their limits: none is started from a second thread")
+    seen, real = [], Sandbox._start
+
+    def recorded(sandbox, mark_memory=False):
+        failed = real(sandbox, mark_memory=mark_memory)
+        seen.append((threading.current_thread().name, sandbox, sandbox._proc))
+        return failed
+
+    monkeypatch.setattr(Sandbox, "_start", recorded)
+    return seen
+
+
+def test_a_child_started_ahead_is_fresh_and_serves_the_next_start(starts):
+    """start_ahead: once the first child has loaded, a second loads in another thread; after a renewal the next call
+    runs in it, with nothing of the earlier calls, and no third child is started."""
+    with Sandbox([Chunk("ahead", AHEAD)]) as sandbox:
+        sandbox.start_ahead()
+        first, calls = sandbox.call("token", [])["value"]
+        assert calls == 1
+        assert sandbox.call("token", [])["value"] == [first, 2]
+        sandbox.renew()
+        token, calls = sandbox.call("token", [])["value"]
+        assert (token != first, calls) == (True, 1)
+        assert [name for name, _sandbox, _proc in starts] == ["MainThread", "graphkit-sandbox-ahead"]
+        assert sandbox.call("token", [])["value"] == [token, 2]
+        child = starts[1][2]
+    assert child.returncode is not None
+
+
+def test_a_child_started_ahead_unlike_the_call_is_not_taken_and_is_closed(starts):
+    """A child started ahead without a memory mark never serves a call that measures memory; it is ended when the
+    sandbox closes, as is one that nothing took up."""
+    with Sandbox([Chunk("ahead", AHEAD)]) as sandbox:
+        sandbox.start_ahead(mark_memory=False)
+        sandbox.call("token", [])
+        reply = sandbox.call("token", [], measure_memory=True)
+        assert reply["status"] == "ok" and reply["value"][1] == 1
+        assert [name for name, _sandbox, _proc in starts] == ["MainThread", "graphkit-sandbox-ahead", "MainThread"]
+    with Sandbox([Chunk("ahead", AHEAD)]) as sandbox:
+        sandbox.start_ahead()
+        sandbox.call("token", [])
+    assert len(starts) == 5
+    for _name, ahead, proc in (starts[1], starts[4]):
+        assert proc.returncode is not None and not Path(ahead._folder).exists()

@@ -22,6 +22,11 @@ def is_measured(check):
     return check.strategy is None and check.expect in MEASURED
 
 
+def measures_memory(check):
+    """Whether the check's calls measure memory (their child is marked before the learner's code loads)."""
+    return check.expect == "memory_bound"
+
+
 def timed_limit(reference):
     """The CPU seconds linear_time allows a call whose reference took ``reference`` seconds."""
     return SLOW_MARGIN * reference + SLOW_SLACK

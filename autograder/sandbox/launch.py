@@ -21,16 +21,22 @@ from autograder.sandbox.limits import prepare_child, rlimit_options
 GATE = 'read -r _ || exit 98; exec "$@" </dev/null'  # 98: the parent sent no line (it could not start the child)
 
 
+def gated(barrier):
+    """Whether start() takes the gate here (``barrier``: a write barrier is asked for): then nothing of Python's runs
+    between fork and exec, and a child may be started from a second thread (a preexec_fn in a threaded process may
+    deadlock)."""
+    return not barrier and os.path.isabs(isolation.tool("prlimit"))
+
+
 def start(command, limits, group, processes, process_limit, writable, **popen):
     """subprocess.Popen(command, **popen) under ``limits`` and in ``group`` (None: no cgroup), with at most
     ``processes`` processes when ``process_limit``, and written to beneath ``writable`` alone when it is not None."""
-    prlimit = isolation.tool("prlimit")
-    if writable is not None or not os.path.isabs(prlimit):
+    if not gated(writable is not None):
         made = prepare_child(limits, group, processes, process_limit, writable)
         return subprocess.Popen(command, stdin=subprocess.DEVNULL, preexec_fn=made, **popen)
     options = rlimit_options(limits, processes if process_limit else None)
-    gated = [isolation.tool("sh"), "-c", GATE, "sh", prlimit, *options, "--", *command]
-    proc = subprocess.Popen(gated, stdin=subprocess.PIPE, **popen)
+    gated_command = [isolation.tool("sh"), "-c", GATE, "sh", isolation.tool("prlimit"), *options, "--", *command]
+    proc = subprocess.Popen(gated_command, stdin=subprocess.PIPE, **popen)
     if group is not None:
         try:
             group.join(proc.pid)

@@ -27,7 +27,9 @@ from pathlib import Path
 
 from autograder.course import active
 from autograder.sandbox import cgroups, isolation, launch, measure, patience, reply_bounds
+from autograder.sandbox.ahead import Ahead
 from autograder.sandbox.channel import HEADER, Capture, Channel
+from autograder.sandbox.ending import gone
 from autograder.sandbox.limits import Limits, tree_processes
 from autograder.sandbox.measure import tree_pids
 from autograder.sandbox.removal import remove_tree
@@ -65,25 +67,6 @@ def learner_code_ran():
 _RUNNING = {}  # id(sandbox) -> sandbox, for every sandbox of this process whose child runs
 
 
-GONE_SECONDS = 5.0  # how long close waits for the processes it killed to end
-
-
-def gone(pids, seconds=GONE_SECONDS):
-    """Wait until none of ``pids`` runs any more (ended, or a zombie). A PID namespace's processes all die with its
-    first one, but the kernel kills them as that one exits, not before its parent has been told: without this wait,
-    a process that left its session could still be running, for a moment, after close returned."""
-    deadline = time.monotonic() + seconds
-    for pid in pids:
-        while time.monotonic() < deadline:
-            try:
-                with open(f"/proc/{pid}/stat", "rb") as stat:
-                    if stat.read().rsplit(b")", 1)[1].split()[0] == b"Z":
-                        break
-            except (OSError, IndexError):
-                break
-            time.sleep(0.005)
-
-
 def close_all():
     """Close every sandbox of this process whose child still runs (killing all it started); how many there were.
 
@@ -117,6 +100,8 @@ class Sandbox:
         self._budget_start = None  # and when it started, with this thread's CPU waiting then (patience.own_waited)
         self._waited = 0.0  # seconds the children closed so far waited for a CPU (patience.waited)
         self._granted = 0.0  # seconds of such waiting already added to the budget
+        self._ahead_wanted = None  # start_ahead's mark_memory, until a child has loaded and one is started ahead
+        self._ahead = None  # the child started ahead (ahead.Ahead), until a start takes it
 
     # -- life cycle -------------------------------------------------------
     def __enter__(self):
@@ -124,6 +109,8 @@ class Sandbox:
 
     def __exit__(self, *exc):
         self.close()
+        if self._ahead is not None:
+            self._ahead.drop()
 
     def _start(self, mark_memory=False):
         """Start a child and load the learner's code; None when loaded, else the failed load's reply.
@@ -229,6 +216,25 @@ class Sandbox:
         if self._proc is not None:
             self.close()
             self.restarts -= 1
+
+    def start_ahead(self, mark_memory=False):
+        """Once a child has loaded, start the next in the background (ahead.py), marking memory if ``mark_memory``."""
+        if launch.gated(isolation.write_barrier()):
+            self._ahead_wanted = mark_memory
+
+    def _take_ahead(self, mark_memory):
+        """Make the child started ahead this sandbox's own; whether it had loaded and was taken."""
+        ahead, self._ahead = self._ahead, None
+        holder = ahead.take(mark_memory) if ahead is not None else None
+        if holder is None:
+            return False
+        for name in ("_proc", "_folder", "_group", "_channel", "_capture", "_load_mark", "load_errors"):
+            setattr(self, name, getattr(holder, name))
+        holder._proc = holder._load_mark = None  # its child is this sandbox's now: closing it is this sandbox's to do
+        _RUNNING.pop(id(holder), None)
+        _RUNNING[id(self)] = self
+        self.restarts += 1
+        return True
 
     # -- the time budget --------------------------------------------------
     def seconds_left(self):
@@ -341,13 +347,15 @@ class Sandbox:
         if self._proc is None:
             if self.restarts >= self.limits.restarts:
                 return {"status": "died", "exit": "too many crashes or timeouts; grading of this submission stopped"}
-            failed = self._start(mark_memory=measure_memory)
+            failed = None if self._take_ahead(measure_memory) else self._start(mark_memory=measure_memory)
             if failed is not None and failed.get("status") == "out_of_time":
                 return failed
             if failed is not None:
                 self._unloadable = {"status": "unloadable", "errors": self.load_errors}
                 self.close()
                 return dict(self._unloadable)
+            if self._ahead_wanted is not None:
+                self._ahead, self._ahead_wanted = Ahead.of(self, self._ahead_wanted), None
         request = {"fn": fn, "kwargs": kwargs or {}, **flags}
         if built is None:
             request["args"] = args
