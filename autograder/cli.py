@@ -30,7 +30,7 @@ from autograder.files import write_atomic
 from autograder.grading import by_lesson, graded_tests, provenance, report, visibility
 from autograder.grading.submission import SubmissionError
 from autograder.pipeline import reproduce
-from autograder.sandbox import isolation, isolation_report, sandbox
+from autograder.sandbox import cgroups, isolation, isolation_report, sandbox
 from autograder.sandbox.isolation import IsolationError
 
 EXIT_GRADED, EXIT_BELOW, EXIT_CANNOT_GRADE, EXIT_CANNOT_RUN = 0, 1, 2, 3
@@ -198,6 +198,7 @@ def lesson_id(text):
 
 
 def cmd_grade(args):
+    cgroups.probe_ahead()  # while the hand-in is read and the checks found, for the first sandbox child
     try:
         shown = visibility.parse(args.visibility, families())
     except visibility.VisibilityError as err:

@@ -2,6 +2,7 @@
 a child started ahead serves the next start."""
 
 import ast
+import os
 import resource
 import subprocess
 import sys
@@ -126,3 +127,15 @@ def test_a_child_started_ahead_unlike_the_call_is_not_taken_and_is_closed(starts
     assert len(starts) == 5
     for _name, ahead, proc in (starts[1], starts[4]):
         assert proc.returncode is not None and not Path(ahead._folder).exists()
+
+
+def test_the_cgroup_probe_runs_in_a_thread_and_leaves_no_group():
+    """probe_ahead: the probe runs beside this thread, cgroup_base() waits for it and finds what it found, and the
+    probe's group is gone."""
+    base = cgroups.cgroup_base()
+    if base is None:
+        pytest.skip("no cgroup v2 group can be made here: CPU time is read from /proc")
+    cgroups._probed_base.cache_clear()
+    cgroups.probe_ahead()
+    assert cgroups.cgroup_base() == base
+    assert [name for name in os.listdir(base) if name.startswith(cgroups.PREFIX + "probe-")] == []

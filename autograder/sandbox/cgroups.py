@@ -15,15 +15,11 @@ import os
 import secrets
 import signal
 import subprocess
-import sys
+import threading
 import time
 
 PREFIX = "graphkit-"  # the groups the sandbox makes, one per child (and one per hierarchy)
 V1_CONTROLLERS = ("memory", "pids")
-
-
-def _interpreter():
-    return os.path.realpath(sys.executable)
 
 
 def _own_paths():
@@ -63,12 +59,29 @@ def _read(folder, name):
         return handle.read()
 
 
-@functools.lru_cache(maxsize=1)
+PROBE = 'read -r _ || exit 1; i=0; while [ "$i" -lt 2000 ]; do i=$((i + 1)); done'  # a moment of CPU time, once in
+_PROBING = threading.Lock()
+
+
 def cgroup_base():
     """A cgroup v2 folder in which the grader may make a group per child, or None.
 
-    Probed once: make a group, run a process in it, and see its time counted.
+    Probed once: make a group, run a process in it, and see its time counted. The process is a gate (`sh`, waiting
+    for a line) that the parent moves into the group: no fork of this process runs Python, so the probe may run in a
+    thread of its own (probe_ahead) while this one goes on.
     """
+    with _PROBING:
+        return _probed_base()
+
+
+def probe_ahead():
+    """Start cgroup_base()'s probe in the background, for the first sandbox child to find it done. Not a daemon: a
+    process that ends sooner waits for the probe to remove its group."""
+    threading.Thread(target=cgroup_base, name="graphkit-cgroup-probe").start()
+
+
+@functools.lru_cache(maxsize=1)
+def _probed_base():
     try:
         folders = _v2_folders()
     except (OSError, ValueError):
@@ -80,15 +93,18 @@ def cgroup_base():
         except OSError:
             continue
         try:
-            subprocess.run(
-                [_interpreter(), "-I", "-S", "-c", "sum(range(100000))"],
-                preexec_fn=lambda probe=probe: _write(probe, "cgroup.procs", os.getpid()),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                timeout=20,
-                check=True,
+            gate = subprocess.Popen(
+                ["/bin/sh", "-c", PROBE], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
             )
+            try:
+                _write(probe, "cgroup.procs", gate.pid)
+            finally:
+                try:
+                    gate.communicate(b"\n", timeout=20)  # the loop runs in the group, or (refused) outside it
+                except subprocess.TimeoutExpired:
+                    gate.kill()
+                    gate.wait()
+                    raise
             counted = Group(probe).cpu_seconds()
         except (OSError, subprocess.SubprocessError):
             counted = None
