@@ -6,7 +6,7 @@ The crash test injects its kill points here, by wrapping the batch's own steps i
 this process; production code carries none. The stages:
 
     hidden_checks        a graded record saved to the cache, the pool's workers still busy
-    after_hidden_checks  every record cached, nothing handed to nbgrader yet
+    after_hidden_checks  a hand-in's records cached, nbgrader not yet run on it (every record, with one worker)
     in_autograde         inside nbgrader's autograde: the submission is in the gradebook, its grades are not
     mid_autograde        nbgrader's autograde of a hand-in done, the batch has not marked it graded
     mid_feedback         likewise for generate_feedback
@@ -54,7 +54,8 @@ def inject(stage, times):
     if stage == "hidden_checks":
         after(cellgrades, "save_record", reach)
     elif stage == "after_hidden_checks":
-        after(pregrading, "pregrade", reach)
+        after(pregrading.Grading, "wait", reach)
+        after(pregrading.Grading, "finish", reach)
     elif stage == "in_autograde":
         original = HiddenChecks.preprocess
 

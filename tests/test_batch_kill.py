@@ -45,7 +45,7 @@ HANDINS = sorted(
 KILLS = (
     ("group", "the whole process group dies a moment into the hidden checks"),
     ("hidden_checks:1", "only the batch process dies, with its two workers busy grading"),
-    ("after_hidden_checks:1", "every record cached, nothing handed to nbgrader yet"),
+    ("after_hidden_checks:1", "the first hand-in's records cached, nothing handed to nbgrader yet"),
     ("in_autograde:2", "a submission in the gradebook whose grades nbgrader has not saved"),
     ("mid_autograde:2", "a submission nbgrader finished that the batch has not marked graded"),
     ("mid_feedback:2", "a feedback page written that the batch has not marked finished"),

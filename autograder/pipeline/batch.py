@@ -36,8 +36,10 @@ The steps, each skipped when there is nothing new for it:
    release notebooks, unreadable notebooks replaced by a stand-in that scores 0 with a
    message naming the problem and the fix.
 3. Grade every notebook's code with the hidden checks, on --workers processes, before nbgrader
-   runs (autograder/pipeline/pregrading.py); records are cached by a hash of the code, the grade
-   cells and the grading code, so unchanged code is never graded twice.
+   runs on it (autograder/pipeline/pregrading.py); records are cached by a hash of the code, the
+   grade cells and the grading code, so unchanged code is never graded twice. With two workers or
+   more, nbgrader autogrades a hand-in as soon as its records are saved, while the workers grade
+   the next ones; with one, the hidden checks come first.
 4. nbgrader's autograde, whose Execute step is HiddenChecks (notebooks/nbgrader_config.py),
    which reads those records. It runs for the hand-ins whose files or grades changed,
    each with nbgrader's --force (its old autograded/ and feedback/ are replaced); the
@@ -92,7 +94,7 @@ def signatures(course, keys):
     return signed
 
 
-def autograde(course, keys, changed, feedback=None):
+def autograde(course, keys, changed, feedback=None, grading=None):
     """nbgrader autograde on every hand-in whose files or grades changed; return (those, the ones that failed).
 
     As with nbgrader's --force, a hand-in that is autograded again loses its old
@@ -101,6 +103,8 @@ def autograde(course, keys, changed, feedback=None):
     and its mark is saved away before nbgrader starts on it: a hand-in a kill interrupted
     is never taken for graded. Each hand-in marked graded is handed to ``feedback`` (a
     Feedback writer whose workers write pages while the next hand-ins are autograded), if given.
+    With ``grading`` (a pregrading.Grading whose workers grade the hidden checks meanwhile), a
+    hand-in is autograded once its notebooks' records are saved.
     """
     wanted = signatures(course, keys)
     graded, fed = course.state["graded"], course.state["feedback"]
@@ -118,9 +122,11 @@ def autograde(course, keys, changed, feedback=None):
     bar = Progress("nbgrader autograde", len(dirty), course.stream)
     if feedback is not None:
         feedback.expect(sorted(dirty))
-    failed = set()
+    failed, notebooks = set(), course.submissions()
     for handin in sorted(dirty):
         student, assignment = handin.split("/")
+        if grading is not None:
+            grading.wait(notebooks[(student, assignment)])
         marked = [graded.pop(handin, None), fed.pop(handin, None)]
         if marked != [None, None]:
             course.save_state()
@@ -171,13 +177,17 @@ def run(out="out", submissions=None, zip_file=None, assignment=None, workers=WOR
     if collected:
         notes = collected.notes + notes
     course.remove_gone()
-    keys = pregrading.pregrade(course, workers)
+    grading = pregrading.Grading(course, workers)
+    if workers <= 1:  # one worker: the hidden checks, then nbgrader, then feedback, in turn
+        grading.finish()
+    keys = grading.keys
     marks = outputs.read_marks(
         course
     )  # what graders set in the formgrader since the last run: the gradebook is the truth
     with Feedback(course, workers, marks) as writer:
         alongside = writer if workers > 1 else None  # one worker: feedback after autograde, in this process
-        tried, failed = autograde(course, keys, changed, alongside)
+        tried, failed = autograde(course, keys, changed, alongside, grading)
+        grading.finish()
         if len(failed) > 1 and failed == tried:
             raise BatchError(f"nbgrader autograde failed on every hand-in:\n{course.log_tail('autograde')}")
         if failed:
