@@ -295,9 +295,9 @@ def test_a_process_that_ran_learner_code_never_writes_the_store(tmp_path, monkey
 
 def test_the_store_and_the_record_cache_hash_the_same_sources_one_way(monkeypatch):
     """The store is made from the digest the record cache keys its records by: one function, one list of sources."""
-    from autograder.grading import cellgrades, provenance
+    from autograder.grading import cellgrades, provenance, sources_digest
 
-    assert cellgrades.fingerprint is provenance.fingerprint and prepared.digest_of is provenance.digest_of
+    assert cellgrades.fingerprint is provenance.fingerprint and prepared.digest_of is sources_digest.digest_of
     hashed = []
     monkeypatch.setattr(prepared, "digest_of", lambda files: hashed.append(list(files)) or "same")
     before = prepared.made_from()

@@ -29,7 +29,7 @@ from pathlib import Path
 from autograder.course import active
 from autograder.course.paths import grade_sources
 from autograder.files import write_atomic
-from autograder.grading.sources_digest import digest_of
+from autograder.grading.sources_digest import digests_of
 from autograder.sandbox import isolation
 
 KIT = "graphkit"
@@ -75,22 +75,28 @@ def fingerprinted_files():
     return grade_sources()
 
 
-@functools.lru_cache(maxsize=1)
 def fingerprint():
     """A hash of everything that decides a grade: a new judge or check regrades every record."""
-    return digest_of(fingerprinted_files())
+    return _digests()[0]
 
 
-@functools.lru_cache(maxsize=1)
 def fingerprints():
     """fingerprint()'s files in two parts, each hashed as it hashes them: {"course": the course's checks, judges,
     references and lesson sources, "machinery": the kit's grading layers}, so a regrade can say which changed."""
+    return dict(_digests()[1])
+
+
+@functools.lru_cache(maxsize=1)
+def _digests():
+    """fingerprint() and fingerprints(), every file read once, once per process."""
     machinery = os.path.join(str(active.KIT_ROOT / "autograder"), "")
-    inside = {f: str(f).startswith(machinery) for f in fingerprinted_files()}
-    return {
-        "course": digest_of(f for f, kit in inside.items() if not kit),
-        "machinery": digest_of(f for f, kit in inside.items() if kit),
-    }
+
+    def part(path):
+        return "machinery" if str(path).startswith(machinery) else "course"
+
+    whole, parts = digests_of(fingerprinted_files(), part)
+    empty = hashlib.sha256().hexdigest()  # a part with no files: the digest of nothing, as digest_of gives
+    return whole, {"course": parts.get("course", empty), "machinery": parts.get("machinery", empty)}
 
 
 def now():
