@@ -270,6 +270,9 @@ def work_out(judge, case):
         node_names(case)
     elif judge in ("reference", "exact") or judge in ANCHORED:  # inputs_of and users_of: the whole list
         reference_answer(case)
+    elif judge in ("carried_back", "carried_back_unchanged"):  # the long input's places, and the short answer
+        long_plan(case)
+        short_answer(case.driver)
 
 
 def judge_returns(check, case, reply):

@@ -6,7 +6,7 @@ The crash test injects its kill points here, by wrapping the batch's own steps i
 this process; production code carries none. The stages:
 
     hidden_checks        a graded record saved to the cache, the pool's workers still busy
-    after_hidden_checks  a hand-in's records cached, nbgrader not yet run on it (every record, with one worker)
+    after_hidden_checks  the first hand-in's records cached (every one, with one worker), nbgrader not yet run
     in_autograde         inside nbgrader's autograde: the submission is in the gradebook, its grades are not
     mid_autograde        nbgrader's autograde of a hand-in done, the batch has not marked it graded
     mid_feedback         likewise for generate_feedback
@@ -30,14 +30,16 @@ def killer(times):
     return reach
 
 
-def after(owner, name, reach, when=lambda *args, **kwargs: True):
-    """Wrap owner.name so that ``reach()`` runs after each call for which ``when(*args)`` holds."""
+def after(owner, name, reach, when=lambda *args, **kwargs: True, before=False):
+    """Wrap owner.name so that ``reach()`` runs after (or ``before``) each call for which ``when(*args)`` holds."""
     original = getattr(owner, name)
 
     @functools.wraps(original)
     def wrapped(*args, **kwargs):
+        if before and when(*args, **kwargs):
+            reach()
         result = original(*args, **kwargs)
-        if when(*args, **kwargs):
+        if not before and when(*args, **kwargs):
             reach()
         return result
 
@@ -48,14 +50,13 @@ def inject(stage, times):
     from autograder.grading import cellgrades
     from autograder.nbgrader.course_folder import Course
     from autograder.nbgrader.hidden_checks import HiddenChecks
-    from autograder.pipeline import batch, pregrading
+    from autograder.pipeline import batch
 
     reach = killer(times)
     if stage == "hidden_checks":
         after(cellgrades, "save_record", reach)
     elif stage == "after_hidden_checks":
-        after(pregrading.Grading, "wait", reach)
-        after(pregrading.Grading, "finish", reach)
+        after(Course, "call", reach, when=lambda course, name, *args, **kwargs: name == "autograde", before=True)
     elif stage == "in_autograde":
         original = HiddenChecks.preprocess
 

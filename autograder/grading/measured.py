@@ -4,8 +4,10 @@ Each measured call runs alone in a fresh sandbox child; what is measured is read
 child. The reference is measured through the same sandbox (autograder/grading/worked_out.py).
 """
 
+import contextlib
 import dataclasses
 import re
+import threading
 
 from autograder.course import active
 from autograder.grading import growth
@@ -30,6 +32,26 @@ def measures_memory(check):
 def timed_limit(reference):
     """The CPU seconds linear_time allows a call whose reference took ``reference`` seconds."""
     return SLOW_MARGIN * reference + SLOW_SLACK
+
+
+@contextlib.contextmanager
+def working_out(expect, case):
+    """While in the block (a measured call, its child busy with the learner's code), a thread works out what judging
+    ``case`` with ``expect`` compares against (the course's work_out): a fresh grading process finds it done. Nothing
+    of the call is measured in this process."""
+
+    def work_out():
+        try:
+            active.part("judges").work_out(expect, case)
+        except Exception:  # noqa: BLE001 -- the judge works it out again, and says what fails
+            pass
+
+    thread = threading.Thread(target=work_out, name="graphkit-work-out", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        thread.join()
 
 
 def _judge(expect):
@@ -168,7 +190,8 @@ class MeasuredRuns:
             limit = timed_limit(reference_seconds(case))
             # Stopped once its CPU time passes the limit (it fails then, whatever it would answer), or at twice the
             # limit of wall clock, which yields to a busy machine (autograder/sandbox/patience.py)
-            reply = self.measured_call(case, seconds=2 * limit, measure_cpu=True, cpu=limit)
+            with working_out(case.expect or check.expect, case):
+                reply = self.measured_call(case, seconds=2 * limit, measure_cpu=True, cpu=limit)
             if reply.get("status") == "out_of_time":
                 return self.out_of_time(case)
             stopped = (

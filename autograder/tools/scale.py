@@ -30,7 +30,7 @@ STEPS = (
     ("mirror hand-ins", handins, "mirror"),
     ("hidden checks", pregrading.Grading, "__init__"),  # reading the notebooks, and with one worker the grading
     ("hidden checks", pregrading.Grading, "finish"),
-    ("hidden checks", pregrading.Grading, "wait"),  # with two workers: nbgrader waiting for records
+    ("hidden checks", pregrading.Grading, "wait"),  # with two workers: nbgrader waiting for a record
     ("nbgrader autograde", batch, "autograde"),
     ("nbgrader feedback", feedback_pool.Feedback, "finish"),
     ("exports + reports", outputs, "write_outputs"),
