@@ -2,6 +2,7 @@
 
 EXPECTED = {"evaluate": 23, "inputs_of": "full", "users_of": "full", "backward": 42}
 CHECKS = "all"  # the attack needs the 3,000-node call and the request after it
+LIMITS = {"call_seconds": 3.0}  # the unread request times out sooner; every honest call answers in far less
 # deep_graph is lost (its driver answers [short, long]; the forged bare answer is not that), and linear_time
 # (4 points each), whose fresh child forges again on its wide graph. The request after deep_graph's, no_mutation of
 # evaluate (2 points), is never read by the child that stopped reading: it times out, and only this file pays.
