@@ -127,6 +127,25 @@ exit 0
 POINTS = "GRADESCOPE.md"  # at the top of the zip
 
 
+def results_config():
+    """The traitlets class of the course config's c.GradescopeResults (made when a zip is built: grading never
+    imports traitlets)."""
+    from traitlets import Dict, Enum
+    from traitlets.config import Configurable
+
+    class GradescopeResults(Configurable):
+        """The course config's settings of the results.json the Gradescope autograder writes."""
+
+        visibility = Dict(
+            value_trait=Enum(visibility.LEVELS),
+            default_value={},
+            help='{check family, "property" or "answers": Gradescope visibility} of the tests; '
+            'every other test is "visible"',
+        ).tag(config=True)
+
+    return GradescopeResults
+
+
 def course_visibility(root=None):
     """The course config's c.GradescopeResults.visibility, checked; GradescopeError naming the file otherwise.
 
@@ -140,7 +159,7 @@ def course_visibility(root=None):
     families = {check.family for check in active.part("checks").all_checks()}
     try:
         config = PyFileConfigLoader(config_file.name, path=str(folder)).load_config()
-        return visibility.checked(visibility.GradescopeResults(config=config).visibility, families)
+        return visibility.checked(results_config()(config=config).visibility, families)
     except Exception as err:  # noqa: BLE001 - a config that cannot be read or a wrong value: the build says which
         raise GradescopeError(f"{config_file}: c.GradescopeResults.visibility: {err}") from None
 

@@ -8,28 +8,15 @@ family (one file of the course's checks), or one
 of two groups: ``"property"`` (every check that tries generated examples) and ``"answers"``
 (the answer cells). A family's own entry wins over its group's; every other test stays
 ``"visible"``, as without the setting. ``make gradescope`` reads the setting when it builds
-the zip and gives it to ``python -m autograder grade`` as ``--visibility KEY=LEVEL``.
+the zip (autograder/authoring/gradescope.py, where its traitlets class is) and gives it to
+``python -m autograder grade`` as ``--visibility KEY=LEVEL``.
 """
-
-from traitlets import Dict, Enum
-from traitlets.config import Configurable
 
 from autograder.grading import graded_tests
 
 LEVELS = ("visible", "after_due_date", "after_published", "hidden")
 GROUPS = ("property", "answers")
 DEFAULT = "visible"
-
-
-class GradescopeResults(Configurable):
-    """The course config's settings of the results.json the Gradescope autograder writes."""
-
-    visibility = Dict(
-        value_trait=Enum(LEVELS),
-        default_value={},
-        help='{check family, "property" or "answers": Gradescope visibility} of the tests; '
-        'every other test is "visible"',
-    ).tag(config=True)
 
 
 class VisibilityError(ValueError):
