@@ -241,3 +241,12 @@ def test_grade_json_carries_the_provenance_in_extra_data(chain):
     assert made["handin"] == provenance.handin_digest(chain["out"] / "submitted" / "ada" / LESSON / "words.ipynb")
     recorded = json.loads((chain["out"] / "results" / "ada" / f"{LESSON}.json").read_text(encoding="utf-8"))
     assert made["checks"] == recorded["extra_data"]["provenance"]["checks"]
+
+
+def test_package_versions_are_what_importlib_metadata_reads():
+    """The versions a provenance names, read from the .dist-info folders' names, are importlib.metadata's."""
+    import importlib.metadata
+
+    for name in (provenance.KIT, *provenance.PACKAGES):
+        assert provenance._version(name) == importlib.metadata.version(name), name
+    assert provenance._version("no-such-package-here") == "none"

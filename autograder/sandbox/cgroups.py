@@ -59,7 +59,8 @@ def _read(folder, name):
         return handle.read()
 
 
-PROBE = 'read -r _ || exit 1; i=0; while [ "$i" -lt 2000 ]; do i=$((i + 1)); done'  # a moment of CPU time, once in
+# The probe's process: a gate, then a moment of CPU time for its group to count.
+PROBE = 'read -r _ || exit 1; i=0; while [ "$i" -lt 2000 ]; do i=$((i + 1)); done'
 _PROBING = threading.Lock()
 
 

@@ -23,7 +23,7 @@ def _ended(pid, deadline):
         fd = os.pidfd_open(pid)
     except ProcessLookupError:
         return  # ended and reaped already
-    except OSError:
+    except (OSError, AttributeError):  # no pidfds here (an older kernel, or not Linux)
         fd = None
     if fd is not None:
         try:
