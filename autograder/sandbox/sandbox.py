@@ -209,9 +209,8 @@ class Sandbox:
     def renew(self):
         """End the current child, if any: the next call starts a fresh one, which loads the code again.
 
-        A measured call (memory or CPU time) starts from a fresh child, so that nothing an earlier
-        call left (memory freed that the allocator kept, an answer remembered) changes its measure.
-        A renewal is not a crash: it spends none of Limits.restarts.
+        A measured call (memory or CPU time) starts from a fresh child, so that nothing an earlier call left (memory
+        freed that the allocator kept, an answer remembered) changes its measure. It spends none of Limits.restarts.
         """
         if self._proc is not None:
             self.close()
@@ -266,7 +265,7 @@ class Sandbox:
 
         The exchange ends at `seconds`, when the submission's budget runs out, or when `spent()` says
         the call has used all it may, whichever is first: the reply is then a timeout, or out_of_time.
-        A reply over `bound` is invalid.
+        A reply over `bound` (or what it gives when called, once the message is sent) is invalid.
         """
         nonce = secrets.token_bytes(HEADER.size - 8)
         started = time.monotonic()
@@ -276,6 +275,7 @@ class Sandbox:
             deadline = self._budget_end
         try:
             self._channel.send(message, nonce, deadline)
+            bound = bound() if callable(bound) else bound
             # The deadline yields to the time the child waited for a CPU (patience.py): load never ends a call.
             latest = started + patience.PATIENCE * seconds
             if by_budget:
@@ -363,7 +363,7 @@ class Sandbox:
             request["build"] = built
         keys = args[1] if len(args) > 1 and type(args[1]) is dict else None  # a reply may give just their values
         echoed = bool(flags.get("return_args") or flags.get("mutate_result"))
-        bound = reply_bounds.of_call(args, kwargs, built, echoed, driven="driver" in flags)
+        bound = functools.partial(reply_bounds.of_call, args, kwargs, built, echoed, driven="driver" in flags)
         mark = self._load_mark if measure_memory else None
         self._load_mark = None  # read below, whatever happens to the child
         started, cpu_before = (
