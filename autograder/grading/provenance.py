@@ -40,6 +40,7 @@ FIELDS = ("handin", "checks", "course", "machinery", "kit", *ENVIRONMENT, "grade
 SHORT = 12  # hex digits of a digest in the short form
 
 
+@functools.lru_cache(maxsize=None)
 def _version(name):
     """The installed version of ``name``: from the first of its .dist-info folders on sys.path, as importlib.metadata
     finds it (named NAME-VERSION.dist-info by every installer of wheels), without importing importlib.metadata unless

@@ -10,16 +10,17 @@ import hashlib
 def digest_of(files):
     """The sha256 of every file's name (paths.source_names: the same wherever the course is kept) and content,
     in order."""
-    return digests_of(files, lambda _path: None)[0]
+    return digests_of(files)[0]
 
 
-def digests_of(files, part):
-    """(digest_of(files), {part(path): digest_of(that part's files)}), each file read once."""
+def digests_of(files, part=None):
+    """(digest_of(files), {part(path): digest_of(that part's files)} or {} without ``part``), each file read once."""
     from autograder.course.paths import source_names  # the course's folders: found when a digest is asked for
 
     whole, parts, name = hashlib.sha256(), {}, source_names()
     for path in files:
         entry = name(path).encode() + b"\0" + path.read_bytes() + b"\0"
         whole.update(entry)
-        parts.setdefault(part(path), hashlib.sha256()).update(entry)
+        if part is not None:
+            parts.setdefault(part(path), hashlib.sha256()).update(entry)
     return whole.hexdigest(), {key: digest.hexdigest() for key, digest in parts.items()}

@@ -122,7 +122,7 @@ def autograde(course, keys, changed, feedback=None, grading=None):
     bar = Progress("nbgrader autograde", len(dirty), course.stream)
     if feedback is not None:
         feedback.expect(sorted(dirty))
-    failed, notebooks = set(), course.submissions()
+    failed, notebooks = set(), course.submissions() if grading is not None else {}
     for handin in sorted(dirty):
         student, assignment = handin.split("/")
         if grading is not None:
