@@ -127,8 +127,25 @@ def test_load_says_why_it_holds_nothing(tmp_path):
     assert "stale" in prepared.load(CHECKS, tmp_path / prepared.NAME).reason
 
 
-def test_the_digest_follows_every_source(tmp_path, monkeypatch):
-    names = {p.relative_to(prepared.active.KIT_ROOT).as_posix() for p in prepared.source_files()}
+@pytest.fixture
+def sources(monkeypatch):
+    """Make the grade sources whatever list the test sets (paths.grade_sources), digested afresh each time asked."""
+    from autograder.course import paths
+    from autograder.grading import sources_digest
+
+    def use(files):
+        monkeypatch.setattr(paths, "grade_sources", lambda: list(files))
+        sources_digest.of_grade_sources.cache_clear()
+
+    yield use
+    monkeypatch.undo()
+    sources_digest.of_grade_sources.cache_clear()
+
+
+def test_the_digest_follows_every_source(tmp_path, sources):
+    from autograder.course import paths
+
+    names = {p.relative_to(prepared.active.KIT_ROOT).as_posix() for p in paths.grade_sources()}
     for needed in (
         "pyproject.toml",
         "autograder/grading/runner.py",
@@ -140,9 +157,10 @@ def test_the_digest_follows_every_source(tmp_path, monkeypatch):
         assert needed in names
     source = tmp_path / "source.py"
     source.write_text("A = 1\n")
-    monkeypatch.setattr(prepared, "source_files", lambda: [source])
+    sources([source])
     before = prepared.made_from()
     source.write_text("A = 2\n")
+    sources([source])
     assert prepared.made_from() != before
 
 
@@ -223,9 +241,9 @@ def test_a_case_that_would_not_come_back_equal_is_not_stored():
         prepared.exact([case(1, seconds=float("nan"))])
 
 
-def test_sources_that_cannot_be_read_leave_the_store_unused(tmp_path, monkeypatch):
+def test_sources_that_cannot_be_read_leave_the_store_unused(tmp_path, sources):
     (tmp_path / prepared.NAME).write_bytes(stored())
-    monkeypatch.setattr(prepared, "source_files", lambda: [tmp_path / "gone.py"])
+    sources([tmp_path / "gone.py"])
     held = prepared.load(CHECKS, tmp_path / prepared.NAME)
     assert "cannot be read" in held.reason and held.examples_of(PROPERTY) is None
 
@@ -294,13 +312,17 @@ def test_a_process_that_ran_learner_code_never_writes_the_store(tmp_path, monkey
 
 
 def test_the_store_and_the_record_cache_hash_the_same_sources_one_way(monkeypatch):
-    """The store is made from the digest the record cache keys its records by: one function, one list of sources."""
+    """The store is made from the digest the record cache keys its records by: one function, one list of sources,
+    read once per process."""
     from autograder.grading import cellgrades, provenance, sources_digest
 
-    assert cellgrades.fingerprint is provenance.fingerprint and prepared.digest_of is sources_digest.digest_of
-    hashed = []
-    monkeypatch.setattr(prepared, "digest_of", lambda files: hashed.append(list(files)) or "same")
+    assert (
+        cellgrades.fingerprint is provenance.fingerprint
+        and prepared.of_grade_sources is sources_digest.of_grade_sources
+    )
+    assert provenance.fingerprint() == sources_digest.of_grade_sources()[0]
+    assert sources_digest.of_grade_sources()[0] == sources_digest.digest_of(provenance.fingerprinted_files())
+    monkeypatch.setattr(prepared, "of_grade_sources", lambda: ("same", {}))
     before = prepared.made_from()
-    assert hashed == [provenance.fingerprinted_files()]
-    monkeypatch.setattr(prepared, "digest_of", lambda files: "other")
+    monkeypatch.setattr(prepared, "of_grade_sources", lambda: ("other", {}))
     assert prepared.made_from() != before

@@ -21,6 +21,7 @@ import sys
 
 import pytest
 
+from autograder.course import active
 from autograder.grading import provenance
 from autograder.pipeline import history
 from tests.conftest import ROOT
@@ -93,7 +94,7 @@ def test_the_digest_of_the_checks_is_the_record_caches_own():
     assert made["checks"] == cellgrades.fingerprint()
     files = provenance.fingerprinted_files()
     assert sources_digest.digest_of(files) == made["checks"]
-    machinery = str(provenance.active.KIT_ROOT / "autograder") + "/"
+    machinery = str(active.KIT_ROOT / "autograder") + "/"
     parts = {"course": [f for f in files if not str(f).startswith(machinery)]}
     parts["machinery"] = [f for f in files if str(f).startswith(machinery)]
     assert all(parts.values())

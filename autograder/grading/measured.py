@@ -4,10 +4,8 @@ Each measured call runs alone in a fresh sandbox child; what is measured is read
 child. The reference is measured through the same sandbox (autograder/grading/worked_out.py).
 """
 
-import contextlib
 import dataclasses
 import re
-import threading
 
 from autograder.course import active
 from autograder.grading import growth
@@ -34,11 +32,10 @@ def timed_limit(reference):
     return SLOW_MARGIN * reference + SLOW_SLACK
 
 
-@contextlib.contextmanager
 def working_out(expect, case):
-    """While in the block (a measured call, its child busy with the learner's code), a thread works out what judging
-    ``case`` with ``expect`` compares against (the course's work_out): a fresh grading process finds it done. Nothing
-    of the call is measured in this process."""
+    """A function working out what judging ``case`` with ``expect`` compares against (the course's work_out), run
+    while a measured call's child is busy with the learner's code: a fresh grading process finds it done. It runs in
+    this thread once the request is sent, so nothing of the call is measured in this process, and never raises."""
 
     def work_out():
         try:
@@ -46,12 +43,7 @@ def working_out(expect, case):
         except Exception:  # noqa: BLE001 -- the judge works it out again, and says what fails
             pass
 
-    thread = threading.Thread(target=work_out, name="graphkit-work-out", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        thread.join()
+    return work_out
 
 
 def _judge(expect):
@@ -163,14 +155,22 @@ class MeasuredRuns:
                 return Failure(case, f"{said}: the rule asks for linear time", status="slow")
         return None
 
-    def measured_call(self, case, **measure):
+    def measured_call(self, case, expect=None, **measure):
         """One measured call of `case`, alone in a child of its own: started fresh for it and ended after it, so
         nothing an earlier call left changes the measure, and nothing the measured call leaves (a child that
-        stopped reading, say) reaches a later check."""
+        stopped reading, say) reaches a later check. With ``expect``, judging the case is worked out while the
+        child works on the call (working_out)."""
         self.sandbox.renew()
+        meanwhile = working_out(expect, case) if expect else None
         try:
             return self.sandbox.call(
-                case.fn, list(case.args), case.kwargs, built=case.built, **measure, **case.request()
+                case.fn,
+                list(case.args),
+                case.kwargs,
+                built=case.built,
+                meanwhile=meanwhile,
+                **measure,
+                **case.request(),
             )
         finally:
             self.sandbox.renew()
@@ -190,8 +190,8 @@ class MeasuredRuns:
             limit = timed_limit(reference_seconds(case))
             # Stopped once its CPU time passes the limit (it fails then, whatever it would answer), or at twice the
             # limit of wall clock, which yields to a busy machine (autograder/sandbox/patience.py)
-            with working_out(case.expect or check.expect, case):
-                reply = self.measured_call(case, seconds=2 * limit, measure_cpu=True, cpu=limit)
+            expect = case.expect or check.expect
+            reply = self.measured_call(case, expect, seconds=2 * limit, measure_cpu=True, cpu=limit)
             if reply.get("status") == "out_of_time":
                 return self.out_of_time(case)
             stopped = (

@@ -39,9 +39,8 @@ import sys
 from pathlib import Path
 
 from autograder.course import active
-from autograder.course.paths import grade_sources
 from autograder.grading.engine import Case
-from autograder.grading.sources_digest import digest_of
+from autograder.grading.sources_digest import of_grade_sources
 from autograder.sandbox.channel import quiet_gc
 
 FORMAT = 2
@@ -66,11 +65,6 @@ def path(course_dir=None):
 # ---------------------------------------------------------------- what the contents follow from
 
 
-def source_files():
-    """Every file the store's contents follow from: the files a grade follows from (autograder/course/paths.py)."""
-    return grade_sources()
-
-
 def _hypothesis_version():
     """The text of Hypothesis's version file, found without importing Hypothesis (the examples follow from it)."""
     spec = importlib.util.find_spec("hypothesis")
@@ -82,14 +76,14 @@ def _hypothesis_version():
 
 def made_from():
     """A digest of everything the contents follow from: the course's name, Hypothesis, Python, and the source files
-    (hashed as the record cache hashes them: sources_digest)."""
+    (the digest the record cache keys its records by: sources_digest.of_grade_sources)."""
     digest = hashlib.sha256()
     for part in (
         active.name(),
         _hypothesis_version(),
         platform.python_implementation(),
         ".".join(map(str, sys.version_info[:2])),
-        digest_of(source_files()),
+        of_grade_sources()[0],
     ):
         digest.update(part.encode() + b"\0")
     return digest.hexdigest()

@@ -27,10 +27,9 @@ import re
 import sys
 from pathlib import Path
 
-from autograder.course import active
 from autograder.course.paths import grade_sources
 from autograder.files import write_atomic
-from autograder.grading.sources_digest import digests_of
+from autograder.grading.sources_digest import of_grade_sources
 from autograder.sandbox import isolation
 
 KIT = "graphkit"
@@ -93,26 +92,13 @@ def fingerprinted_files():
 
 def fingerprint():
     """A hash of everything that decides a grade: a new judge or check regrades every record."""
-    return _digests()[0]
+    return of_grade_sources()[0]
 
 
 def fingerprints():
     """fingerprint()'s files in two parts, each hashed as it hashes them: {"course": the course's checks, judges,
     references and lesson sources, "machinery": the kit's grading layers}, so a regrade can say which changed."""
-    return dict(_digests()[1])
-
-
-@functools.lru_cache(maxsize=1)
-def _digests():
-    """fingerprint() and fingerprints(), every file read once, once per process."""
-    machinery = os.path.join(str(active.KIT_ROOT / "autograder"), "")
-
-    def part(path):
-        return "machinery" if str(path).startswith(machinery) else "course"
-
-    whole, parts = digests_of(fingerprinted_files(), part)
-    empty = hashlib.sha256().hexdigest()  # a part with no files: the digest of nothing, as digest_of gives
-    return whole, {"course": parts.get("course", empty), "machinery": parts.get("machinery", empty)}
+    return dict(of_grade_sources()[1])
 
 
 def now():

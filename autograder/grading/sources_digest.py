@@ -4,7 +4,9 @@ The record cache (grading/cellgrades.py) keys its records by it, the course's st
 (grading/prepared.py) is made from it, and a grade's provenance names it.
 """
 
+import functools
 import hashlib
+import os
 
 
 def digest_of(files):
@@ -24,3 +26,20 @@ def digests_of(files, part=None):
         if part is not None:
             parts.setdefault(part(path), hashlib.sha256()).update(entry)
     return whole.hexdigest(), {key: digest.hexdigest() for key, digest in parts.items()}
+
+
+@functools.lru_cache(maxsize=1)
+def of_grade_sources():
+    """(digest_of(paths.grade_sources()), {"course": the digest of its course part, "machinery": of the kit's grading
+    layers}), every file read once, once per process: the store's header, the record cache's keys and a grade's
+    provenance are all this one digest. A file that cannot be read raises OSError, and nothing is kept."""
+    from autograder.course import active, paths
+
+    machinery = os.path.join(str(active.KIT_ROOT / "autograder"), "")
+
+    def part(path):
+        return "machinery" if str(path).startswith(machinery) else "course"
+
+    whole, parts = digests_of(paths.grade_sources(), part)
+    empty = hashlib.sha256().hexdigest()  # a part with no files: the digest of nothing, as digest_of gives
+    return whole, {"course": parts.get("course", empty), "machinery": parts.get("machinery", empty)}

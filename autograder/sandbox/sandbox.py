@@ -260,13 +260,11 @@ class Sandbox:
     def _out_of_time(self):
         return {"status": "out_of_time", "seconds": self.limits.submission_seconds}
 
-    def _exchange(self, message, seconds, statuses, keys=None, bound=reply_bounds.FIXED, spent=None):
-        """Send one message tagged with a fresh nonce and return the child's clean reply to it.
-
-        The exchange ends at `seconds`, when the submission's budget runs out, or when `spent()` says
-        the call has used all it may, whichever is first: the reply is then a timeout, or out_of_time.
-        A reply over `bound` (or what it gives when called, once the message is sent) is invalid.
-        """
+    def _exchange(self, message, seconds, statuses, keys=None, bound=reply_bounds.FIXED, spent=None, meanwhile=None):
+        """Send one message tagged with a fresh nonce and return the child's clean reply to it; `meanwhile()` runs
+        once it is sent, while the child works. The exchange ends at `seconds`, when the submission's budget runs out,
+        or when `spent()` says the call has used all it may, whichever is first: the reply is then a timeout, or
+        out_of_time. A reply over `bound` (or what it gives when called, once the message is sent) is invalid."""
         nonce = secrets.token_bytes(HEADER.size - 8)
         started = time.monotonic()
         deadline = started + seconds
@@ -276,6 +274,8 @@ class Sandbox:
         try:
             self._channel.send(message, nonce, deadline)
             bound = bound() if callable(bound) else bound
+            if meanwhile is not None:
+                meanwhile()
             # The deadline yields to the time the child waited for a CPU (patience.py): load never ends a call.
             latest = started + patience.PATIENCE * seconds
             if by_budget:
@@ -312,25 +312,23 @@ class Sandbox:
         measure_memory=False,
         built=None,
         cpu=None,
+        meanwhile=None,
         **flags,
     ):
         """Call `fn(*args, **kwargs)` in the child; return a reply dict of plain values.
 
-        status is one of: ok (with value), raised (with error), missing (no such
-        function), timeout, died, invalid, unsendable, unloadable, out_of_time (the
-        submission's time budget is spent: this call and every later one fail at once).
-        With `built`, a description for builders.build, the child builds `args` itself
-        (which must be what builders.build gives for it) instead of receiving them. With
-        measure_cpu, the reply also holds cpu_seconds, the CPU time of the child's process
-        tree during the call; with `cpu` too, the call is stopped as a timeout once that passes
-        `cpu` seconds (its cpu_seconds say how far). With measure_memory, the call runs in a
-        fresh child (an earlier one is ended) and the reply holds memory_bytes: the most memory
-        the child's cgroup held at once from before the learner's code loaded to the end of the
-        call (loading it, building or decoding the arguments, the call itself), above what the
-        bare child held.
-        Where no memory cgroup holds the child there is no memory_bytes: a process's own peak
-        resident size is no measure, since memory taken and freed before any mark can hold what
-        the call keeps. Both are read by this process, never reported by the child.
+        status is one of: ok (with value), raised (with error), missing (no such function), timeout, died, invalid,
+        unsendable, unloadable, out_of_time (the submission's time budget is spent: this call and every later one fail
+        at once). With `built`, a description for builders.build, the child builds `args` itself (which must be what
+        builders.build gives for it) instead of receiving them. With measure_cpu, the reply also holds cpu_seconds, the
+        CPU time of the child's process tree during the call; with `cpu` too, the call is stopped as a timeout once that
+        passes `cpu` seconds (its cpu_seconds say how far). With measure_memory, the call runs in a fresh child (an
+        earlier one is ended) and the reply holds memory_bytes: the most memory the child's cgroup held at once from
+        before the learner's code loaded to the end of the call (loading it, building or decoding the arguments, the
+        call itself), above what the bare child held. Where no memory cgroup holds the child there is no memory_bytes: a
+        process's own peak resident size is no measure, since memory taken and freed before any mark can hold what the
+        call keeps. Both are read by this process, never reported by the child. `meanwhile()`, which must not raise,
+        runs once the request is sent, while the child works.
         """
         if self._unloadable is not None:
             return dict(self._unloadable)
@@ -377,7 +375,9 @@ class Sandbox:
             read[:] = [measure.cpu_seconds(proc, group) - cpu_before]
             return read[0] > cpu
 
-        reply = self._exchange(request, seconds, STATUSES, keys, bound, spent if measure_cpu and cpu else None)
+        reply = self._exchange(
+            request, seconds, STATUSES, keys, bound, spent if measure_cpu and cpu else None, meanwhile
+        )
         reply["wall_seconds"] = time.perf_counter() - started
         if measure_cpu and self._proc is not None:  # read by the parent, never reported by the child
             reply["cpu_seconds"] = measure.cpu_seconds(self._proc, self._group) - cpu_before
