@@ -30,7 +30,7 @@ from autograder.files import write_atomic
 from autograder.grading import by_lesson, graded_tests, provenance, report, visibility
 from autograder.grading.submission import SubmissionError
 from autograder.pipeline import reproduce
-from autograder.sandbox import cgroups, isolation, isolation_report, sandbox
+from autograder.sandbox import isolation, isolation_report, sandbox, spare
 from autograder.sandbox.isolation import IsolationError
 
 EXIT_GRADED, EXIT_BELOW, EXIT_CANNOT_GRADE, EXIT_CANNOT_RUN = 0, 1, 2, 3
@@ -197,22 +197,35 @@ def lesson_id(text):
     return text
 
 
-def cmd_grade(args):
-    cgroups.probe_ahead()  # while the hand-in is read and the checks found, for the first sandbox child
+def graded_handin(args):
+    """(results, summary text or None, exit code, message for stderr or None) of grading args.path as the options
+    ask; None when --visibility is refused."""
     try:
         shown = visibility.parse(args.visibility, families())
     except visibility.VisibilityError as err:
         say(f"--visibility: {err}", sys.stderr)
-        return EXIT_CANNOT_RUN
+        return None
+    sandbox.start_spare()  # its interpreter starts while the hand-in is read
+    results, text, code, problem = outcome(args.path, args.verbose, shown, args.lesson)
+    results.setdefault("isolation", isolation_mode())
+    results.setdefault("provenance", provenance.of_handin(args.path))  # what made this grade, under extra_data
+    return results, text, code, problem
+
+
+def cmd_grade(args):
     with asked_isolation(args.isolation):
-        results, text, code, problem = outcome(args.path, args.verbose, shown, args.lesson)
-        results.setdefault("isolation", isolation_mode())
-        results.setdefault("provenance", provenance.of_handin(args.path))  # what made this grade, under extra_data
+        spare.probe_early()  # while the checks are found (python -m autograder started the probes already)
+        try:
+            graded = graded_handin(args)
+        finally:
+            sandbox.close_all()  # no learner process is left when results are written (each sandbox has closed)
+    if graded is None:
+        return EXIT_CANNOT_RUN
+    results, text, code, problem = graded
     shown = report.HandinNames(args.path)
     results = shown.results(results)
     written = report.for_gradescope(results)
     if args.output:
-        sandbox.close_all()  # no learner process is left when the file is made (each sandbox has closed already)
         try:
             write_atomic(args.output, json.dumps(written, indent=2) + "\n")
         except OSError as err:

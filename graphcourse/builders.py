@@ -7,7 +7,7 @@ receiving megabytes of JSON. The answer is judged against the grader's own copy,
 the child builds is trusted.
 
 Standard library only, and no imports at all: the child script is this file's text followed by
-child.py's (sandbox.child_script), run by an interpreter started with -I -S. It also gives the
+child.py's (program.child_script), run by an interpreter started with -I -S. It also gives the
 child the course's codec: how a graph sent as JSON becomes the learner's argument.
 """
 

@@ -1,7 +1,8 @@
 """A sandbox child starts in its cgroups and under its resource limits, through the gate or by a fork that sets them;
-a child started ahead serves the next start."""
+a child started ahead serves the next start, and so does a spare child started before its code was known."""
 
 import ast
+import json
 import os
 import resource
 import subprocess
@@ -12,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from autograder.grading.submission import Chunk
-from autograder.sandbox import cgroups, isolation, launch
+from autograder.sandbox import cgroups, isolation, launch, spare
 from autograder.sandbox.limits import Limits, resource_limits, rlimit_options
-from autograder.sandbox.sandbox import Sandbox
+from autograder.sandbox.sandbox import Sandbox, close_all, start_spare
 
 SHOW = (
     "import resource; "
@@ -129,13 +130,96 @@ def test_a_child_started_ahead_unlike_the_call_is_not_taken_and_is_closed(starts
         assert proc.returncode is not None and not Path(ahead._folder).exists()
 
 
-def test_the_cgroup_probe_runs_in_a_thread_and_leaves_no_group():
-    """probe_ahead: the probe runs beside this thread, cgroup_base() waits for it and finds what it found, and the
-    probe's group is gone."""
-    base = cgroups.cgroup_base()
-    if base is None:
-        pytest.skip("no cgroup v2 group can be made here: CPU time is read from /proc")
+@pytest.fixture
+def spawned(monkeypatch):
+    """[(sandbox, child process)] for every child process a Sandbox starts, in order; no spare is left after."""
+    seen, real = [], Sandbox._spawn
+
+    def recorded(sandbox, mode):
+        real(sandbox, mode)
+        seen.append((sandbox, sandbox._proc))
+
+    monkeypatch.setattr(Sandbox, "_spawn", recorded)
+    yield seen
+    close_all()
+    assert not spare._SPARE
+
+
+@pytest.mark.parametrize("measure_memory", [False, True])
+def test_a_spare_child_serves_the_next_learner_sandbox(spawned, measure_memory):
+    """start_spare starts a child before any code is known; the next learner's sandbox with its limits loads its code
+    in that child (marking memory first, when its call measures memory), and starts no child of its own."""
+    start_spare()
+    start_spare()  # one waits already: no second
+    [(holder, child)] = spawned
+    with Sandbox([Chunk("spare", AHEAD)]) as sandbox:
+        reply = sandbox.call("token", [], measure_memory=measure_memory)
+        assert reply["status"] == "ok" and reply["value"][1] == 1 and sandbox._proc is child
+        if measure_memory and cgroups.cgroup_base() is not None and cgroups.v2_caps():
+            assert reply["memory_bytes"] > 0
+        assert sandbox.call("token", [])["value"][1] == 2
+    assert len(spawned) == 1 and child.returncode is not None and not Path(holder._folder).exists()
+
+
+@pytest.mark.parametrize("unlike", ["reference", "limits", "isolation"])
+def test_a_spare_child_unlike_the_start_is_ended_and_not_used(spawned, unlike):
+    """A reference sandbox, other limits, or another isolation than the spare started in: the spare is ended, and the
+    sandbox starts its own child."""
+    start_spare()
+    [(holder, child)] = spawned
+    if unlike == "isolation":
+        holder._mode = "another"
+    limits = Limits(call_seconds=7.0) if unlike == "limits" else Limits()
+    with Sandbox([Chunk("spare", AHEAD)], limits, reference=unlike == "reference") as sandbox:
+        assert sandbox.call("token", [])["status"] == "ok"
+        assert len(spawned) == 2 and sandbox._proc is spawned[1][1]
+        assert child.returncode is not None and not Path(holder._folder).exists()
+
+
+def test_a_spare_child_nothing_took_is_ended_by_close_all(spawned):
+    start_spare()
+    [(holder, child)] = spawned
+    assert close_all() == 1
+    assert child.returncode is not None and not Path(holder._folder).exists()
+    with Sandbox([Chunk("spare", AHEAD)]) as sandbox:  # the spare was taken from the slot when it was ended
+        assert sandbox.call("token", [])["status"] == "ok" and len(spawned) == 2
+
+
+def test_the_probes_run_early_in_a_thread_and_leave_no_probe_group(monkeypatch):
+    """probe_early: the cgroup and isolation probes run beside this thread, once; cgroup_base() waits for the cgroup
+    probe and finds what it found, and the probe's group is gone; a spare started after them finds them done."""
+    base, level = cgroups.cgroup_base(), isolation.probe()
+    monkeypatch.setattr(spare, "_PROBING", [])
     cgroups._probed_base.cache_clear()
-    cgroups.probe_ahead()
+    isolation._probe.cache_clear()
+    spare.probe_early()
+    spare.probe_early()
+    assert [thread.name for thread in spare._PROBING] == ["graphkit-probe"]
     assert cgroups.cgroup_base() == base
-    assert [name for name in os.listdir(base) if name.startswith(cgroups.PREFIX + "probe-")] == []
+    spare._PROBING[0].join()
+    assert isolation._probe.cache_info().currsize == 1 and isolation.probe() == level
+    if base is not None:
+        assert [name for name in os.listdir(base) if name.startswith(cgroups.PREFIX + "probe-")] == []
+
+
+def test_the_cli_loads_the_hand_in_in_the_spare_child_and_leaves_no_child(spawned, monkeypatch, tmp_path, capsys):
+    """python -m autograder grade starts the spare before it reads the hand-in; the hand-in's first child is the
+    spare, and no child is left when the results are written."""
+    from autograder import cli
+    from autograder.sandbox import sandbox as sandboxes
+    from tests.conftest import REFERENCE
+
+    loaded, real = [], Sandbox._start
+
+    def recorded(sandbox, mark_memory=False):
+        failed = real(sandbox, mark_memory=mark_memory)
+        loaded.append(sandbox._proc)
+        return failed
+
+    monkeypatch.setattr(Sandbox, "_start", recorded)
+    handin = tmp_path / "graph.py"
+    handin.write_bytes(REFERENCE.read_bytes())
+    assert cli.main(["grade", str(handin), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["score"] == 100
+    assert spawned[0][0].chunks == [] and loaded[0] is spawned[0][1]  # started with no code, then loaded it
+    assert not sandboxes._RUNNING and all(proc.returncode is not None for _sandbox, proc in spawned)

@@ -24,7 +24,8 @@ from autograder.grading.worked_out import reference_seconds
 from autograder.sandbox import cgroups, patience
 from autograder.sandbox.limits import Limits
 from autograder.sandbox.measure import tree_cpu_seconds
-from autograder.sandbox.sandbox import CHILD, Sandbox, child_script
+from autograder.sandbox.program import CHILD, child_script
+from autograder.sandbox.sandbox import Sandbox
 from exercises import strategies
 from graphcourse import builders, checks as check_table, zoo
 from graphcourse.checks import as_json_graph

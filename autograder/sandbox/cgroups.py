@@ -69,16 +69,10 @@ def cgroup_base():
 
     Probed once: make a group, run a process in it, and see its time counted. The process is a gate (`sh`, waiting
     for a line) that the parent moves into the group: no fork of this process runs Python, so the probe may run in a
-    thread of its own (probe_ahead) while this one goes on.
+    thread of its own (spare.start_early) while this one goes on.
     """
     with _PROBING:
         return _probed_base()
-
-
-def probe_ahead():
-    """Start cgroup_base()'s probe in the background, for the first sandbox child to find it done. Not a daemon: a
-    process that ends sooner waits for the probe to remove its group."""
-    threading.Thread(target=cgroup_base, name="graphkit-cgroup-probe").start()
 
 
 @functools.lru_cache(maxsize=1)

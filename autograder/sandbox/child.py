@@ -3,7 +3,7 @@
 This file runs as a standalone script (python -I -S child.py REQUEST_FD REPLY_FD) in a
 throwaway folder, so it imports nothing but the standard library and never sees the
 grader's files. The script is the course's child parts followed by this file's text
-(sandbox.child_script): they may define
+(program.child_script): they may define
 
     CODECS    {name: decode(json value) -> argument}: a request's "decode" lists [position, name]
               pairs, and each such argument is decoded before the call (the graph course: a graph)

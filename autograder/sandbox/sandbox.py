@@ -15,46 +15,22 @@ sweep) with limits only. The child's folder is removed by remove_tree, which nev
 """
 
 import functools
-import importlib.util
-import marshal
 import os
 import secrets
 import signal
 import subprocess
 import tempfile
 import time
-from pathlib import Path
 
-from autograder.course import active
-from autograder.sandbox import cgroups, isolation, launch, measure, patience, reply_bounds
+from autograder.sandbox import cgroups, isolation, launch, measure, patience, reply_bounds, spare
 from autograder.sandbox.ahead import Ahead
 from autograder.sandbox.channel import HEADER, Capture, Channel
 from autograder.sandbox.ending import gone
 from autograder.sandbox.limits import Limits, tree_processes
 from autograder.sandbox.measure import tree_pids
+from autograder.sandbox.program import child_program
 from autograder.sandbox.removal import remove_tree
 from autograder.sandbox.replies import READY, STATUSES, clean, explain
-
-HERE = Path(__file__).parent
-CHILD = HERE / "child.py"  # the child's own code, run after the course's child parts (autograder.course.active)
-
-
-@functools.lru_cache(maxsize=1)
-def child_script():
-    """The child's script: the course's child parts, then child.py (all standard library only)."""
-    return "\n\n".join(part.read_text(encoding="utf-8") for part in (*active.child_parts(), CHILD))
-
-
-@functools.lru_cache(maxsize=1)
-def child_program():
-    """child_script compiled once, as a .pyc file's bytes that the child's interpreter (this one) runs as its script.
-
-    Compiling the script's 900-odd lines took each child about 9 ms of CPU, longer than loading the learner's code.
-    The bytes are this process's own, made from the kit's files: nothing the child made is ever loaded here.
-    """
-    code = compile(child_script(), isolation.SCRIPT_NAME, "exec")
-    return importlib.util.MAGIC_NUMBER + bytes(12) + marshal.dumps(code)  # no flags, date or size: never checked
-
 
 _LEARNER_CODE_RAN = []  # set once a sandbox of this process has loaded code other than the course's references
 
@@ -78,6 +54,11 @@ def close_all():
     return len(running)
 
 
+def start_spare(limits=Limits()):
+    """Start a child now, for the next learner's sandbox with ``limits`` to take (spare.py)."""
+    spare.start(Sandbox, limits)
+
+
 class Sandbox:
     """Runs one submission's code chunks in a child process and answers calls on it.
 
@@ -93,6 +74,7 @@ class Sandbox:
         self.outputs = []
         self._proc = None
         self._folder = None
+        self._mode = None  # the isolation its child started in (isolation.mode())
         self._group = None  # the child's own cgroups (cgroups.Group: CPU time, kill, memory and processes), or None
         self._unloadable = None  # the reply to give every call once loading has failed
         self._load_mark = None  # a memory mark taken before the learner's code loaded (see call's measure_memory)
@@ -120,15 +102,39 @@ class Sandbox:
         does to the allocator while it loads is counted, not hidden. Raises isolation.IsolationError when
         full isolation is not available and weaker was not asked for.
         """
-        isolation.mode()
+        mode = isolation.mode()
         if not self.reference:
             _LEARNER_CODE_RAN[:] = [True]
-        _RUNNING[id(self)] = self
         self.restarts += 1
+        holder = spare.take(self, mode)
+        if holder is None:
+            self._spawn(mode)
+        else:
+            self._adopt(holder)
+        limits = self.limits
+        self._load_mark = None
+        if mark_memory:
+            ready = self._exchange({"ready": True}, limits.load_seconds, READY)
+            if ready.get("status") != "ready":
+                self.load_errors = [{"label": "submission", "type": "LoadFailed", "message": explain(ready)}]
+                return ready
+            self._load_mark = measure.memory_mark(self._group)
+        reply = self._exchange(
+            {"chunks": self.chunks}, limits.load_seconds, {"loaded"}, bound=reply_bounds.of_load(self.chunks)
+        )
+        if reply.get("status") != "loaded":
+            self.load_errors = [{"label": "submission", "type": "LoadFailed", "message": explain(reply)}]
+            return reply
+        self.load_errors = reply["errors"]
+        return None
+
+    def _spawn(self, mode):
+        """Start this sandbox's child process in isolation ``mode``: it waits for its first message."""
+        self._mode, limits = mode, self.limits
+        _RUNNING[id(self)] = self
         self._folder = tempfile.mkdtemp(prefix="graphkit-sandbox-")
         script = isolation.prepare_folder(self._folder, child_program())
         uid = isolation.new_uid()
-        limits = self.limits
         self._group = cgroups.new_group(limits.sandbox_memory_bytes, limits.processes)
         processes = tree_processes(limits, self._group)
         req_r, req_w = os.pipe()
@@ -158,21 +164,14 @@ class Sandbox:
         self._channel = Channel(rep_r, req_w, limits.message_bytes)
         self._capture = Capture(self._proc.stdout, limits.output_bytes)
         self._capture.start()
-        self._load_mark = None
-        if mark_memory:
-            ready = self._exchange({"ready": True}, limits.load_seconds, READY)
-            if ready.get("status") != "ready":
-                self.load_errors = [{"label": "submission", "type": "LoadFailed", "message": explain(ready)}]
-                return ready
-            self._load_mark = measure.memory_mark(self._group)
-        reply = self._exchange(
-            {"chunks": self.chunks}, limits.load_seconds, {"loaded"}, bound=reply_bounds.of_load(self.chunks)
-        )
-        if reply.get("status") != "loaded":
-            self.load_errors = [{"label": "submission", "type": "LoadFailed", "message": explain(reply)}]
-            return reply
-        self.load_errors = reply["errors"]
-        return None
+
+    def _adopt(self, holder, *more):
+        """Make ``holder``'s child this sandbox's own: its process, folder, groups, pipes and attributes ``more``."""
+        for name in ("_proc", "_folder", "_group", "_channel", "_capture", "_mode", *more):
+            setattr(self, name, getattr(holder, name))
+        holder._proc = holder._load_mark = None  # closing the child is this sandbox's to do now
+        _RUNNING.pop(id(holder), None)
+        _RUNNING[id(self)] = self
 
     def close(self):
         """Kill the child and everything it started, then remove its groups and folder; never raises."""
@@ -227,11 +226,7 @@ class Sandbox:
         holder = ahead.take(mark_memory) if ahead is not None else None
         if holder is None:
             return False
-        for name in ("_proc", "_folder", "_group", "_channel", "_capture", "_load_mark", "load_errors"):
-            setattr(self, name, getattr(holder, name))
-        holder._proc = holder._load_mark = None  # its child is this sandbox's now: closing it is this sandbox's to do
-        _RUNNING.pop(id(holder), None)
-        _RUNNING[id(self)] = self
+        self._adopt(holder, "_load_mark", "load_errors")
         self.restarts += 1
         return True
 
