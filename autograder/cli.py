@@ -205,7 +205,6 @@ def graded_handin(args):
     except visibility.VisibilityError as err:
         say(f"--visibility: {err}", sys.stderr)
         return None
-    sandbox.start_spare()  # its interpreter starts while the hand-in is read
     results, text, code, problem = outcome(args.path, args.verbose, shown, args.lesson)
     results.setdefault("isolation", isolation_mode())
     results.setdefault("provenance", provenance.of_handin(args.path))  # what made this grade, under extra_data
@@ -214,7 +213,7 @@ def graded_handin(args):
 
 def cmd_grade(args):
     with asked_isolation(args.isolation):
-        spare.probe_early()  # while the checks are found (python -m autograder started the probes already)
+        spare.probe_early(then=sandbox.start_spare)  # the first child starts while the hand-in is read
         try:
             graded = graded_handin(args)
         finally:

@@ -48,6 +48,7 @@ def close_all():
 
     A grader calls it before it writes results, so that no learner process exists when the file is made.
     """
+    spare.settle()  # a spare child being started is started, and closed here
     running = list(_RUNNING.values())
     for sandbox in running:
         sandbox.close()
@@ -102,6 +103,7 @@ class Sandbox:
         does to the allocator while it loads is counted, not hidden. Raises isolation.IsolationError when
         full isolation is not available and weaker was not asked for.
         """
+        spare.settle()
         mode = isolation.mode()
         if not self.reference:
             _LEARNER_CODE_RAN[:] = [True]

@@ -17,24 +17,39 @@ _SPARE = []  # the sandbox holding the spare child, until a start takes it
 _PROBING = []  # probe_early's thread, once started
 
 
-def probe_early():
-    """Probe the cgroups and the isolation the machine gives in a thread of its own, once per process, while this one
-    loads the grader's modules: both wait on programs they start, so they cost this thread little. Not a daemon: a
-    process that ends sooner waits for the cgroup probe to remove its group."""
+def probe_early(then=None):
+    """Probe the cgroups and the isolation the machine gives, each in a thread of its own, once per process, while
+    this one loads the grader's modules, then run ``then()`` (the spare's start); both probes wait on programs they
+    start, so they cost this thread little. Not daemons: a process that ends sooner waits for the cgroup probe to
+    remove its group."""
     if _PROBING:
         return
+    from autograder.sandbox import cgroups  # loaded here, not by every process that reads this module
 
-    def run():
-        from autograder.sandbox import cgroups  # loaded by this thread while the other loads the rest
-
-        cgroups.cgroup_base()
+    def isolation_probe():
         try:
             isolation.probe()
         except Exception:  # noqa: BLE001 -- the first child's start probes again, and says what fails
             pass
 
+    def run():
+        beside = threading.Thread(target=isolation_probe, name="graphkit-probe-isolation")
+        beside.start()
+        cgroups.cgroup_base()
+        beside.join()
+        if then is not None:
+            then()
+
     _PROBING.append(threading.Thread(target=run, name="graphkit-probe"))
     _PROBING[0].start()
+
+
+def settle():
+    """Wait until probe_early's thread, if any, has run: its probes are done, and so is the spare's start after them.
+    A sandbox's start calls it before it probes the isolation itself, or looks for the spare."""
+    for thread in _PROBING:
+        if thread is not threading.current_thread():
+            thread.join()
 
 
 def start(make, limits):
@@ -43,8 +58,7 @@ def start(make, limits):
     would take it starts a child itself, and says what fails."""
     if _SPARE and _SPARE[0]._proc is not None:
         return
-    for thread in _PROBING:
-        thread.join()  # the probes are done: not worked out twice
+    settle()  # the probes are done: not worked out twice (in probe_early's thread, they are)
     _SPARE.clear()  # one close_all() ended
     holder = make([], limits)
     try:
