@@ -107,7 +107,7 @@ CLASS = (
     ("untouched", 0.05, "handing in the release notebooks untouched"),
     ("correct", 0.10, "with a correct answer"),
 )
-LONG_CALL_SECONDS = 3.0  # a fixed call allowed longer than this is one a slow or recursive sweep runs into
+LONG_CALL_SECONDS = 1.0  # a fixed call allowed longer than this is one a slow or recursive sweep runs into
 
 
 @functools.lru_cache(maxsize=None)

@@ -39,17 +39,18 @@ GROWTH_CAP_SECONDS = 12.0  # the same for such an entry's linear_growth checks (
 FAILING_GROWTH_CAP_SECONDS = 5.0  # and for those of a family it must fail: a ready list emptied with pop(0) takes
 # about 3 s of CPU on the largest wide records, and a scan for a ready node would take hours
 GROWTH_BUDGET_SECONDS = 150.0  # all of one such entry's linear_growth checks together
+LONG_CALL_SECONDS = 1.0  # a fixed call allowed longer than this is one a slow or recursive sweep runs into
 
 
 @lru_cache(maxsize=1)
 def timed_families():
     """The families an entry fails by waiting for a time limit: every lesson's timed checks (linear_time) and
-    the ones whose calls may run longer than CAP_SECONDS (the deep chains)."""
+    the ones whose calls may run longer than LONG_CALL_SECONDS (the deep chains)."""
     return {
         c.family
         for c in all_checks()
         if c.expect == "linear_time"
-        or (c.strategy is None and any((case.seconds or 0) > CAP_SECONDS for case in c.inputs()))
+        or (c.strategy is None and any((case.seconds or 0) > LONG_CALL_SECONDS for case in c.inputs()))
     }
 
 
