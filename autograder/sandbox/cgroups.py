@@ -69,7 +69,7 @@ def cgroup_base():
 
     Probed once: make a group, run a process in it, and see its time counted. The process is a gate (`sh`, waiting
     for a line) that the parent moves into the group: no fork of this process runs Python, so the probe may run in a
-    thread of its own (spare.start_early) while this one goes on.
+    thread of its own (spare.probe_early) while this one goes on.
     """
     with _PROBING:
         return _probed_base()
