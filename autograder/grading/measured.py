@@ -54,10 +54,11 @@ def _judge(expect):
 class MeasuredRuns:
     """The Runner's checks of time and memory. A Runner gives ``sandbox``, ``judging`` and ``out_of_time``."""
 
-    def timed_sizes(self, sized, judge=None, check=None):
+    def timed_sizes(self, sized, judge=None, check=None, cpu=None):
         """(sizes, CPU seconds) of the calls ``sized`` lists ([(size, Case)], smallest first), each in a fresh child.
 
-        A call that runs out of its time stops the series with None as its time (a larger one would too). With
+        A call that runs out of its time stops the series with None as its time (a larger one would too); ``cpu``
+        ({case label: CPU seconds}) stops a call once its CPU time passes its entry, as its time ran out. With
         ``judge``, a wrong answer stops it too, and is returned as the third item; out of the submission's time,
         the series is None.
         """
@@ -66,7 +67,8 @@ class MeasuredRuns:
             if self.sandbox.seconds_left() <= 0:
                 return None, None, self.out_of_time(case)
             limit = case.seconds or self.sandbox.limits.struck_large_call_seconds
-            reply = self.measured_call(case, seconds=limit, measure_cpu=True)
+            stop = {"cpu": cpu[case.label]} if cpu and case.label in cpu else {}
+            reply = self.measured_call(case, seconds=limit, measure_cpu=True, **stop)
             status = reply.get("status")
             if status == "out_of_time":
                 return None, None, self.out_of_time(case)
@@ -87,16 +89,15 @@ class MeasuredRuns:
     def grown(self, check, failure):
         """``failure`` (a call too slow), with what the check's smaller inputs show of how the call's time grows."""
         unit, sized = check.growth(failure.case)
-        smaller = [(n, c) for n, c in sized if c.label != failure.case.label]
+        smaller, cpu = [(n, c) for n, c in sized if c.label != failure.case.label], {}
         if check.expect == "linear_time":  # each stopped where run_timed would stop it: past that, it is slow there too
             most = self.sandbox.limits.struck_large_call_seconds
-            smaller = [
-                (n, dataclasses.replace(c, seconds=min(2 * timed_limit(known), c.seconds or most)))
-                if (known := known_seconds(c)) is not None  # without the store, no reference is timed for a message
-                else (n, c)
-                for n, c in smaller
-            ]
-        sizes, seconds, _stopped = self.timed_sizes(smaller)
+            for k, (n, c) in enumerate(smaller):
+                known = known_seconds(c)
+                if known is not None:  # without the store, no reference is timed for a message
+                    cpu[c.label] = timed_limit(known)
+                    smaller[k] = (n, dataclasses.replace(c, seconds=min(2 * cpu[c.label], c.seconds or most)))
+        sizes, seconds, _stopped = self.timed_sizes(smaller, cpu=cpu)
         if not sizes:
             return failure
         said = growth.sentence(failure.case.fn, unit, sizes, seconds)
