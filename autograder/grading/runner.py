@@ -26,6 +26,13 @@ def _judge(name):
 
 
 TELLING_TRIES = 50  # how many of a shrink's last failures are asked whether they tell the misconceptions apart
+# Shrinking stops at a budget, and the smallest failure found by then is shown: never a score, only the example a
+# message shows depends on it. Calls past the first failure of a search: the zoo's longest shrink makes under 250,
+# so the budget shows every zoo entry its fully shrunk example. Seconds from the first failure: the zoo's longest
+# shrink takes a second or two; a hand-in whose every call is slow would otherwise shrink on into the time budget
+# its other checks share (Limits.submission_seconds).
+SHRINK_CALLS = 300
+SHRINK_SECONDS = 5.0
 GROWING = ("timeout", "slow")  # failures of a call too slow, which a check with growth explains
 HARD = ("timeout", "died")  # failures that stop a property check at once: no shrinking through hangs or crashes
 
@@ -91,6 +98,10 @@ class OutOfTime(BaseException):
 
     A BaseException, so Hypothesis does not take it for a failure to shrink.
     """
+
+
+class ShrinkSpent(BaseException):
+    """A search's shrink budget is spent: stop Hypothesis at once (a BaseException, as OutOfTime is)."""
 
 
 class Runner(MeasuredRuns):
@@ -184,7 +195,8 @@ class Runner(MeasuredRuns):
         return None
 
     def shrink(self, check, found):
-        """The smallest failing example Hypothesis finds, or `found` if the budget stops it first."""
+        """The smallest failing example Hypothesis finds within the shrink budget (SHRINK_CALLS, SHRINK_SECONDS), or
+        `found` if the submission's time budget stops it first."""
 
         def judge(check, case, reply):
             if reply.get("status") == "out_of_time":
@@ -211,7 +223,7 @@ class Runner(MeasuredRuns):
 
         if callable(check.strategy):  # given as a function: the strategy it builds (holds' text stays as it is)
             check = dataclasses.replace(check, strategy=strategy_of(check))
-        failures = []
+        failures, shrinking = [], {"calls": 0, "until": None}  # the budget, counted from the first failure
 
         @settings(
             max_examples=check.examples,
@@ -226,13 +238,21 @@ class Runner(MeasuredRuns):
         def holds(case):
             if failures and failures[0].status in ("timeout", "died"):
                 return  # the process is hanging or crashing: do not shrink through more of that
+            if failures:
+                shrinking["calls"] += 1
+                if shrinking["calls"] > SHRINK_CALLS or time.monotonic() > shrinking["until"]:
+                    raise ShrinkSpent
             failure = judge(check, case, self.call(case))
             if failure:
+                if not failures:
+                    shrinking["until"] = time.monotonic() + SHRINK_SECONDS
                 failures.append(failure)
                 raise AssertionError(failure.summary)
 
         try:
             holds()
+        except ShrinkSpent:
+            pass  # the smallest failure found so far stands
         except Exception:  # noqa: BLE001 - whatever Hypothesis raises, the recorded failure tells the story
             pass
         return failures
