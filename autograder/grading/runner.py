@@ -223,7 +223,8 @@ class Runner(MeasuredRuns):
 
         if callable(check.strategy):  # given as a function: the strategy it builds (holds' text stays as it is)
             check = dataclasses.replace(check, strategy=strategy_of(check))
-        failures, shrinking = [], {"calls": 0, "until": None}  # the budget, counted from the first failure
+        failures = []
+        judge = _budgeted(judge, failures)  # bound here: the text of holds below, and so its examples, stay as they are
 
         @settings(
             max_examples=check.examples,
@@ -238,14 +239,8 @@ class Runner(MeasuredRuns):
         def holds(case):
             if failures and failures[0].status in ("timeout", "died"):
                 return  # the process is hanging or crashing: do not shrink through more of that
-            if failures:
-                shrinking["calls"] += 1
-                if shrinking["calls"] > SHRINK_CALLS or time.monotonic() > shrinking["until"]:
-                    raise ShrinkSpent
             failure = judge(check, case, self.call(case))
             if failure:
-                if not failures:
-                    shrinking["until"] = time.monotonic() + SHRINK_SECONDS
                 failures.append(failure)
                 raise AssertionError(failure.summary)
 
@@ -256,6 +251,25 @@ class Runner(MeasuredRuns):
         except Exception:  # noqa: BLE001 - whatever Hypothesis raises, the recorded failure tells the story
             pass
         return failures
+
+
+def _budgeted(judge, failures):
+    """``judge``, raising ShrinkSpent for a reply once the search's shrink budget is spent: SHRINK_CALLS replies after
+    the first failure in ``failures``, or SHRINK_SECONDS after it was found (the call that brought the reply is the
+    one past the budget)."""
+    spent = {"replies": 0, "until": None}
+
+    def judged(check, case, reply):
+        if failures:
+            spent["replies"] += 1
+            if spent["replies"] > SHRINK_CALLS or time.monotonic() > spent["until"]:
+                raise ShrinkSpent
+        failure = judge(check, case, reply)
+        if failure and not failures:
+            spent["until"] = time.monotonic() + SHRINK_SECONDS
+        return failure
+
+    return judged
 
 
 class _Recorder(Runner):
