@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from autograder.course import active
 from autograder.grading.submission import Chunk
 from autograder.sandbox import cgroups, isolation, launch, spare
 from autograder.sandbox.limits import Limits, resource_limits, rlimit_options
@@ -231,3 +232,38 @@ def test_the_cli_loads_the_hand_in_in_the_spare_child_and_leaves_no_child(spawne
     if launch.gated(isolation.write_barrier()):  # where children may start from a second thread
         assert spawned[0][0].chunks == [] and loaded[0] is spawned[0][1]  # started with no code, then loaded it
     assert not sandboxes._RUNNING and all(proc.returncode is not None for _sandbox, proc in spawned)
+
+
+def test_meanwhile_runs_once_the_request_is_sent(monkeypatch):
+    """Sandbox.call's meanwhile runs in the calling thread after the request is sent (while the child works on it),
+    once; a timed check hands it the judging its case needs (the course's work_out)."""
+    from autograder.grading import measured
+    from autograder.sandbox import channel
+
+    events, real_send = [], channel.Channel.send
+
+    def send(self, message, *args):
+        events.append(("sent", "fn" in message))
+        return real_send(self, message, *args)
+
+    monkeypatch.setattr(channel.Channel, "send", send)
+    with Sandbox([Chunk("spare", AHEAD)]) as sandbox:
+        reply = sandbox.call(
+            "token", [], meanwhile=lambda: events.append(("meanwhile", threading.current_thread().name))
+        )
+    assert reply["status"] == "ok"
+    assert events[-2:] == [("sent", True), ("meanwhile", "MainThread")]
+    assert [event for event in events if event[0] == "meanwhile"] == [("meanwhile", "MainThread")]
+
+    worked = []
+    monkeypatch.setattr(measured, "working_out", lambda expect, case: lambda: worked.append((expect, case.label)))
+
+    class Timed(measured.MeasuredRuns):
+        def __init__(self, sandbox):
+            self.sandbox = sandbox
+
+    case = measured.inputs(next(c for c in active.part("checks").all_checks() if c.expect == "linear_time"))[0]
+    with Sandbox([Chunk("spare", AHEAD)]) as sandbox:
+        Timed(sandbox).measured_call(case, "carried_back", seconds=1.0, measure_cpu=True)
+        Timed(sandbox).measured_call(case, seconds=1.0, measure_cpu=True)
+    assert worked == [("carried_back", case.label)]
