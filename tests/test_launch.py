@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from autograder.course import active
-from autograder.grading.submission import Chunk
+from autograder.grading.submission import Chunk, Submission
 from autograder.sandbox import cgroups, isolation, launch, spare
 from autograder.sandbox.limits import Limits, resource_limits, rlimit_options
 from autograder.sandbox.sandbox import Sandbox, close_all, start_spare
@@ -267,3 +267,32 @@ def test_meanwhile_runs_once_the_request_is_sent(monkeypatch):
         Timed(sandbox).measured_call(case, "carried_back", seconds=1.0, measure_cpu=True)
         Timed(sandbox).measured_call(case, seconds=1.0, measure_cpu=True)
     assert worked == [("carried_back", case.label)]
+
+
+def test_while_loading_runs_once_the_code_is_sent(monkeypatch):
+    """Sandbox.while_loading's work runs in the starting thread once the code is sent to the first child, while it
+    loads, and not again for a later child; the runner reads its measured checks' cases from the store then."""
+    from autograder.grading import runner
+    from autograder.sandbox import channel
+
+    events, real_send = [], channel.Channel.send
+
+    def send(self, message, *args):
+        events.append(("sent", "chunks" in message))
+        return real_send(self, message, *args)
+
+    monkeypatch.setattr(channel.Channel, "send", send)
+    with Sandbox([Chunk("spare", AHEAD)]) as sandbox:
+        sandbox.while_loading(lambda: events.append(("work", threading.current_thread().name)))
+        assert sandbox.call("token", [])["status"] == "ok"
+        assert events[:2] == [("sent", True), ("work", "MainThread")]
+        sandbox.renew()
+        assert sandbox.call("token", [])["status"] == "ok"
+    assert [event for event in events if event[0] == "work"] == [("work", "MainThread")]
+
+    read = []
+    monkeypatch.setattr(runner, "inputs", lambda check: read.append(check.id) or ())
+    monkeypatch.setattr(runner.Runner, "run", lambda self, check: self.sandbox.call("token", []) and None)
+    checks = [c for c in active.part("checks").all_checks() if c.function == "backward"]
+    runner.grade(Submission("spare", [Chunk("spare", AHEAD)]), checks)
+    assert read == [c.id for c in checks if runner.is_measured(c)] and read

@@ -5,6 +5,7 @@ out once per process (autograder/grading/worked_out.py).
 """
 
 import dataclasses
+import functools
 import gc
 import time
 from dataclasses import dataclass, field
@@ -329,6 +330,7 @@ def grade(submission: Submission, checks=None, limits=Limits(), first=None, shri
     with Sandbox(submission.chunks, limits) as sandbox:
         if measured and len(measured) < len(checks):  # the first measured call's child loads while the others run
             sandbox.start_ahead(mark_memory=measures_memory(measured[0]))
+        sandbox.while_loading(functools.partial(_read_ahead, measured))
         also = first(sandbox) if first is not None else None
         runner = Runner(sandbox, shrink)
         for k in order:
@@ -348,6 +350,16 @@ def grade(submission: Submission, checks=None, limits=Limits(), first=None, shri
         seconds=time.perf_counter() - started,
         also=also,
     )
+
+
+def _read_ahead(checks):
+    """The cases of ``checks`` (the measured ones, run last), read from the store while the first child loads the
+    code: a fresh grading process decodes their large inputs then, not between two of its calls."""
+    for check in checks:
+        try:
+            inputs(check)
+        except Exception:  # noqa: BLE001 -- the check reads them again when it runs, and says what fails
+            pass
 
 
 def warm(checks=None):

@@ -85,6 +85,7 @@ class Sandbox:
         self._granted = 0.0  # seconds of such waiting already added to the budget
         self._ahead_wanted = None  # start_ahead's mark_memory, until a child has loaded and one is started ahead
         self._ahead = None  # the child started ahead (ahead.Ahead), until a start takes it
+        self._while_loading = None  # while_loading's work, until a child loads the code
 
     # -- life cycle -------------------------------------------------------
     def __enter__(self):
@@ -121,9 +122,8 @@ class Sandbox:
                 self.load_errors = [{"label": "submission", "type": "LoadFailed", "message": explain(ready)}]
                 return ready
             self._load_mark = measure.memory_mark(self._group)
-        reply = self._exchange(
-            {"chunks": self.chunks}, limits.load_seconds, {"loaded"}, bound=reply_bounds.of_load(self.chunks)
-        )
+        bound, work, self._while_loading = reply_bounds.of_load(self.chunks), self._while_loading, None
+        reply = self._exchange({"chunks": self.chunks}, limits.load_seconds, {"loaded"}, bound=bound, meanwhile=work)
         if reply.get("status") != "loaded":
             self.load_errors = [{"label": "submission", "type": "LoadFailed", "message": explain(reply)}]
             return reply
@@ -216,6 +216,10 @@ class Sandbox:
         if self._proc is not None:
             self.close()
             self.restarts -= 1
+
+    def while_loading(self, work):
+        """Run ``work()``, which must not raise, once, in this thread, while the next child started loads the code."""
+        self._while_loading = work
 
     def start_ahead(self, mark_memory=False):
         """Once a child has loaded, start the next in the background (ahead.py), marking memory if ``mark_memory``."""
@@ -361,10 +365,8 @@ class Sandbox:
         bound = functools.partial(reply_bounds.of_call, args, kwargs, built, echoed, driven="driver" in flags)
         mark = self._load_mark if measure_memory else None
         self._load_mark = None  # read below, whatever happens to the child
-        started, cpu_before = (
-            time.perf_counter(),
-            (measure.cpu_seconds(self._proc, self._group) if measure_cpu else 0.0),
-        )
+        started = time.perf_counter()
+        cpu_before = measure.cpu_seconds(self._proc, self._group) if measure_cpu else 0.0
         seconds = min(seconds or self.limits.call_seconds, self.limits.longest_call_seconds)
         read = []  # the CPU time the call had used when last read while it ran
 
