@@ -1,7 +1,10 @@
 """A batch draws its lessons' pictures ahead, all in one child (course_pictures.draw_ahead): each lesson's pictures are
 those its own child draws, nothing of one lesson reaches the next, and a lesson already kept is not drawn again."""
 
+import io
 import json
+
+import pytest
 
 from autograder.nbgrader import course_pictures
 
@@ -65,3 +68,61 @@ def test_the_drawing_child_dies_with_the_batch(tmp_path):
     while alive(child) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not alive(child)
+
+
+class FakeChild:
+    def __init__(self):
+        self.ended = False
+
+    def kill(self):
+        self.ended = True
+
+    def wait(self, timeout=None):
+        return 0
+
+
+def test_a_batch_draws_the_lessons_its_input_holds_from_the_outset(tmp_path, monkeypatch):
+    """Given a submissions folder, the batch starts drawing the pictures of the lessons it holds once OUT's leftovers
+    are swept, before nbgrader makes the course; folder names are only compared with the course's assignments, and
+    a batch stopped before its feedback ends the drawing child."""
+    from autograder.course.lessons import LESSONS
+    from autograder.nbgrader.course_folder import BatchError, Course
+    from autograder.pipeline import batch, feedback_pool, handins
+
+    first, second = LESSONS[0].assignment, LESSONS[1].assignment
+    folder = tmp_path / "submitted"
+    for learner, assignment in (("ada", first), ("bob", "../" + second), ("cy", "not_a_lesson"), ("dee", second)):
+        (folder / learner / assignment).mkdir(parents=True, exist_ok=True)
+    (folder / "eve").mkdir()
+    (folder / "eve" / first).write_text("a file, not a hand-in")
+    (folder / "notes.txt").write_text("")
+    drawn, children, events = [], [], []
+
+    def draw_ahead(sources, cache):
+        drawn.append(sorted(source.parent.name for source in sources))
+        children.append(FakeChild())
+        return children[-1]
+
+    def prepare(course, swept=None):
+        events.append("swept")
+        swept()
+        events.append("generate_assignment")
+
+    def mirror(*args):
+        raise BatchError("stopped here")
+
+    monkeypatch.setattr(feedback_pool.course_pictures, "draw_ahead", draw_ahead)
+    monkeypatch.setattr(Course, "prepare", prepare)
+    monkeypatch.setattr(handins, "mirror", mirror)
+    with pytest.raises(BatchError):
+        batch.run(tmp_path / "out", folder, stream=io.StringIO())
+    assert events == ["swept", "generate_assignment"]
+    assert drawn == [sorted({first, second})]
+    assert children[0].ended  # stopped before its feedback: not left drawing
+
+    early = feedback_pool.Early()
+    early.start(Course(tmp_path / "out", io.StringIO()), folder)
+    writer = feedback_pool.Feedback(Course(tmp_path / "out", io.StringIO()), early=early)
+    assert writer.drawn == {first, second} and writer.drawing == [children[-1]]
+    early.close()
+    assert not children[-1].ended  # handed over: the writer waits for it

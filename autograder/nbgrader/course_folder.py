@@ -187,11 +187,14 @@ class Course:
         return "\n".join(text[-lines:])
 
     # -- step 1 --------------------------------------------------------------
-    def prepare(self):
-        """Copy the course into OUT and make its release notebooks and gradebook current."""
+    def prepare(self, swept=None):
+        """Copy the course into OUT and make its release notebooks and gradebook current. ``swept()``, if given, runs
+        once what a killed run left half-written is swept away, before the course is made."""
         url = self.db_url  # before the config is written again: a folder keeps the gradebook it was given
         self.root.mkdir(parents=True, exist_ok=True)
         sweep_partial(self.root)
+        if swept is not None:
+            swept()
         digest = hashlib.sha256()
         own = self.own_gradebook()
         if not own:  # another gradebook: the course goes into it and every hand-in is graded into it again

@@ -31,7 +31,9 @@ one cohort, and holds every output:
 The steps, each skipped when there is nothing new for it:
 
 1. Copy the course into OUT; run nbgrader's generate_assignment when it changed, and put
-   the due dates of the course config (``c.Deadlines.due``) in the gradebook.
+   the due dates of the course config (``c.Deadlines.due``) in the gradebook. Given a
+   submissions folder, the pictures of the lessons it holds are drawn meanwhile, in a child
+   (autograder/pipeline/feedback_pool.py, Early), on the core this step leaves idle.
 2. Mirror the input into OUT/submitted (autograder/pipeline/handins.py): metadata restored from the
    release notebooks, unreadable notebooks replaced by a stand-in that scores 0 with a
    message naming the problem and the fix.
@@ -74,7 +76,7 @@ from autograder.course import active
 from autograder.files import sha
 from autograder.nbgrader.course_folder import BatchError, Course, remove
 from autograder.pipeline import collect as download, command, handins, outputs, pregrading, terminal_table, unchanged
-from autograder.pipeline.feedback_pool import Feedback
+from autograder.pipeline.feedback_pool import Early, Feedback
 from autograder.pipeline.pool import WORKERS
 from autograder.pipeline.progress import Progress
 
@@ -161,8 +163,15 @@ def run(out="out", submissions=None, zip_file=None, assignment=None, workers=WOR
     ``db_url``: the gradebook, when not OUT/gradebook.db (autograder/nbgrader/gradebook_url.py); OUT remembers it.
     """
     stream = stream or sys.stderr
-    course = Course(out, stream, db_url)
-    course.prepare()
+    course, early = Course(out, stream, db_url), Early()
+    try:
+        return _run(course, early, stream, submissions, zip_file, assignment, workers)
+    finally:
+        early.close()  # a batch stopped before its feedback: the pictures it started drawing are not waited for
+
+
+def _run(course, early, stream, submissions, zip_file, assignment, workers):
+    course.prepare(swept=(lambda: early.start(course, submissions)) if submissions and not zip_file else None)
     collected = None
     if zip_file:
         collected = collect(course, zip_file, assignment)
@@ -184,7 +193,7 @@ def run(out="out", submissions=None, zip_file=None, assignment=None, workers=WOR
     marks = outputs.read_marks(
         course
     )  # what graders set in the formgrader since the last run: the gradebook is the truth
-    with Feedback(course, workers, marks) as writer:
+    with Feedback(course, workers, marks, early) as writer:
         alongside = writer if workers > 1 else None  # one worker: feedback after autograde, in this process
         tried, failed = autograde(course, keys, changed, alongside, grading)
         grading.finish()

@@ -5,6 +5,7 @@ import io
 import os
 import traceback
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from autograder.course.lessons import LESSONS
 from autograder.course.paths import NOTEBOOKS
@@ -39,6 +40,47 @@ def _feedback_job(handin):
         return {"success": False, "error": traceback.format_exc()}
 
 
+def _draw(course, assignments):
+    """The child drawing the pictures of the lessons of ``assignments`` (course_pictures.draw_ahead), or None."""
+    sources = [NOTEBOOKS / "source" / lesson.assignment / lesson.notebook for lesson in LESSONS]
+    sources = [s for s in sources if s.parent.name in assignments and s.is_file()]
+    return course_pictures.draw_ahead(sources, course.cache) if sources else None
+
+
+class Early:
+    """The pictures of the lessons a batch's input holds, drawn from its outset, while nbgrader makes the course:
+    a core the batch leaves idle then draws them, not one the hidden checks need later. A Feedback takes the child
+    over; one never handed over is ended by ``close``."""
+
+    def __init__(self):
+        self.child, self.assignments = None, set()
+
+    def start(self, course, folder):
+        """Start drawing the lessons whose assignment ``folder`` (laid out as nbgrader's submitted/) holds for
+        any learner. Its names are only compared with the course's assignments."""
+        names, found = {lesson.assignment for lesson in LESSONS}, set()
+        try:
+            for learner in Path(folder).iterdir():
+                found |= {name for name in names - found if (learner / name).is_dir()}
+                if found == names:
+                    break
+        except OSError:
+            return
+        self.assignments = found
+        self.child = _draw(course, found)
+
+    def hand_over(self):
+        """([the drawing child], the assignments it draws), for a Feedback; from now on its to wait for or end."""
+        child, self.child = self.child, None
+        return [child], set(self.assignments)
+
+    def close(self):
+        if self.child is not None:
+            self.child.kill()
+            self.child.wait()
+            self.child = None
+
+
 class Feedback:
     """nbgrader generate_feedback for hand-ins handed over as they are ready, in ``workers`` processes.
 
@@ -53,7 +95,8 @@ class Feedback:
     The lessons' own pictures are drawn first, in one child for all of them (course_pictures.draw_ahead).
     """
 
-    def __init__(self, course, workers=1, marks=None):
+    def __init__(self, course, workers=1, marks=None, early=None):
+        """``early``: an Early whose drawing this writer takes over (it waits for it, or ends it on leaving)."""
         self.course = course
         self.marks = {h: manual_grades.digest(m) for h, m in (marks or {}).items()}  # hand-in: what graders set
         self.written = []  # hand-ins whose pages were written in this run
@@ -66,15 +109,14 @@ class Feedback:
         self.expected = 0  # hand-ins announced by ``expect`` and not handed over yet: the bar counts them already
         self.drawing = []  # the children drawing the lessons' pictures, waited for before the first page
         self.drawn = set()  # the assignments whose pictures are drawn or being drawn
+        if early is not None:
+            self.drawing, self.drawn = early.hand_over()
 
     def draw(self, handins):
         """Start drawing the pictures of the lessons of ``handins`` not drawn yet, all in one child."""
         assignments = {h.split("/")[1] for h in handins} - self.drawn
         self.drawn |= assignments
-        sources = [NOTEBOOKS / "source" / lesson.assignment / lesson.notebook for lesson in LESSONS]
-        sources = [s for s in sources if s.parent.name in assignments and s.is_file()]
-        if sources:
-            self.drawing.append(course_pictures.draw_ahead(sources, self.course.cache))
+        self.drawing.append(_draw(self.course, assignments))
 
     def __enter__(self):
         return self
