@@ -70,7 +70,7 @@ class Early:
         self.child = _draw(course, found)
 
     def hand_over(self):
-        """([the drawing child], the assignments it draws), for a Feedback, whose it is from now on to wait for or end."""
+        """([the drawing child], the assignments it draws), for a Feedback: from now on it waits for or ends it."""
         child, self.child = self.child, None
         return [child], set(self.assignments)
 
