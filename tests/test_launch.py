@@ -234,25 +234,33 @@ def test_the_cli_loads_the_hand_in_in_the_spare_child_and_leaves_no_child(spawne
     assert not sandboxes._RUNNING and all(proc.returncode is not None for _sandbox, proc in spawned)
 
 
-def test_meanwhile_runs_once_the_request_is_sent(monkeypatch):
-    """Sandbox.call's meanwhile runs in the calling thread after the request is sent (while the child works on it),
-    once; a timed check hands it the judging its case needs (the course's work_out)."""
-    from autograder.grading import measured
+@pytest.fixture
+def sent(monkeypatch):
+    """[("sent", the message's keys)] for every message a sandbox sends a child, in order; a test adds its own."""
     from autograder.sandbox import channel
 
     events, real_send = [], channel.Channel.send
 
     def send(self, message, *args):
-        events.append(("sent", "fn" in message))
+        events.append(("sent", set(message)))
         return real_send(self, message, *args)
 
     monkeypatch.setattr(channel.Channel, "send", send)
+    return events
+
+
+def test_meanwhile_runs_once_the_request_is_sent(monkeypatch, sent):
+    """Sandbox.call's meanwhile runs in the calling thread after the request is sent (while the child works on it),
+    once; a timed check hands it the judging its case needs (the course's work_out)."""
+    from autograder.grading import measured
+
+    events = sent
     with Sandbox([Chunk("spare", AHEAD)]) as sandbox:
         reply = sandbox.call(
             "token", [], meanwhile=lambda: events.append(("meanwhile", threading.current_thread().name))
         )
     assert reply["status"] == "ok"
-    assert events[-2:] == [("sent", True), ("meanwhile", "MainThread")]
+    assert events[-2][0] == "sent" and "fn" in events[-2][1] and events[-1] == ("meanwhile", "MainThread")
     assert [event for event in events if event[0] == "meanwhile"] == [("meanwhile", "MainThread")]
 
     worked = []
@@ -269,23 +277,16 @@ def test_meanwhile_runs_once_the_request_is_sent(monkeypatch):
     assert worked == [("carried_back", case.label)]
 
 
-def test_while_loading_runs_once_the_code_is_sent(monkeypatch):
+def test_while_loading_runs_once_the_code_is_sent(monkeypatch, sent):
     """Sandbox.while_loading's work runs in the starting thread once the code is sent to the first child, while it
     loads, and not again for a later child; the runner reads its measured checks' cases from the store then."""
     from autograder.grading import runner
-    from autograder.sandbox import channel
 
-    events, real_send = [], channel.Channel.send
-
-    def send(self, message, *args):
-        events.append(("sent", "chunks" in message))
-        return real_send(self, message, *args)
-
-    monkeypatch.setattr(channel.Channel, "send", send)
+    events = sent
     with Sandbox([Chunk("spare", AHEAD)]) as sandbox:
         sandbox.while_loading(lambda: events.append(("work", threading.current_thread().name)))
         assert sandbox.call("token", [])["status"] == "ok"
-        assert events[:2] == [("sent", True), ("work", "MainThread")]
+        assert events[0] == ("sent", {"chunks"}) and events[1] == ("work", "MainThread")
         sandbox.renew()
         assert sandbox.call("token", [])["status"] == "ok"
     assert [event for event in events if event[0] == "work"] == [("work", "MainThread")]
