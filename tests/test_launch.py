@@ -297,3 +297,33 @@ def test_while_loading_runs_once_the_code_is_sent(monkeypatch, sent):
     checks = [c for c in active.part("checks").all_checks() if c.function == "backward"]
     runner.grade(Submission("spare", [Chunk("spare", AHEAD)]), checks)
     assert read == [c.id for c in checks if runner.is_measured(c)] and read
+
+
+TEARDOWN = (
+    "import atexit, runpy, sys\n"
+    "atexit.register(lambda: print('torn down', file=sys.stderr))\n"
+    "sys.argv = ['autograder', *sys.argv[1:]]\n"
+    "runpy.run_module('autograder', run_name='__main__')\n"
+)
+
+
+def test_the_grade_command_ends_once_its_results_are_written(tmp_path):
+    """python -m autograder grade ends as soon as its results are written and flushed, with its exit code, without
+    the interpreter's teardown (an atexit function does not run); any other command ends as usual."""
+    from tests.conftest import REFERENCE
+
+    handin, low, written = tmp_path / "graph.py", tmp_path / "low" / "graph.py", tmp_path / "results.json"
+    handin.write_bytes(REFERENCE.read_bytes())
+    low.parent.mkdir()
+    low.write_text("def evaluate(graph, leaves):\n    return {}\n")
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-c", TEARDOWN, *map(str, args)], capture_output=True, text=True)
+
+    done = run("grade", handin, "--json", "--output", written)
+    assert done.returncode == 0 and "torn down" not in done.stderr
+    assert json.loads(done.stdout)["score"] == 100 and json.loads(written.read_text()) == json.loads(done.stdout)
+    below = run("grade", low, "--fail-under", "50")
+    assert below.returncode == 1 and "below --fail-under 50%" in below.stderr and "torn down" not in below.stderr
+    assert "evaluate" in below.stdout
+    assert "torn down" in run("doctor").stderr
