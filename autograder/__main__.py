@@ -21,7 +21,7 @@ def end_now(code):
         sys.stderr.flush()
     except (OSError, ValueError):
         return code
-    os._exit(code if type(code) is int else 1)
+    os._exit(0 if code is None else code if type(code) is int else 1)  # as sys.exit(code) would end
 
 
 def run():
