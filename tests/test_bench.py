@@ -241,6 +241,29 @@ def test_the_summary_prints_every_target_met_or_not_or_not_measured(capsys):
     assert "BENCH_SETUP=1 measures it" in unmeasured[-1] and "targets: 8, 0 met, 5 NOT met, 3 not measured" in out
 
 
+def test_the_busy_time_is_read_from_the_machines_own_cpu_line():
+    stat = "cpu  100 5 40 900 7 3 2 0 0 0\ncpu0 50 2 20 450 3 1 1 0 0 0\nintr 12345\n"
+    assert side_by_side.busy_ticks(stat) == 100 + 5 + 40 + 3 + 2  # idle and iowait are not busy
+    assert side_by_side.busy_ticks("intr 1\n") is None
+    first = side_by_side.busy_seconds()
+    if first is None:
+        pytest.skip("this machine has no /proc/stat to read")
+    assert first > 0 and side_by_side.busy_seconds() >= first
+
+
+def test_the_summary_says_what_the_cores_allow_two_workers_when_the_run_read_them(capsys):
+    compared = {"stock": 100.0, "kit1": 20.0, "kit2": 12.0, "busy1": 20.5, "busy2": 21.6, "learners": 10}
+    memory = {100: {"batch_mib": 100.0, "children_mib": 50.0}}
+    bench.summary(compared, memory, "", {"fresh": 0.3}, 0.1)
+    out = capsys.readouterr().out
+    assert "2 workers over 1: 1.67x (target: at least 1.8x, NOT met)" in out
+    line = next(line for line in out.splitlines() if "cores busy" in line)
+    assert "x1 20.5 core-s in 20.0 s (1.02 cores), x2 21.6 core-s in 12.0 s (1.80)" in line
+    assert "would take 10.8 s, 1.85x over x1 (information)" in line
+    bench.summary({**compared, "busy2": None}, memory, "", {"fresh": 0.3}, 0.1)
+    assert "cores busy" not in capsys.readouterr().out
+
+
 def test_the_setup_figures_land_in_the_readme_and_the_performance_page(tmp_path):
     body = first_run.setup_block({"setup": 31.0, "first_grade": 22.0, "no_change": 0.3}, "uv", "2000-01-01")
     for page in first_run.PAGES:

@@ -35,7 +35,9 @@ autograder/grading/prepared.py), then prints, after the machine (cores, load ave
 
 The summary prints every target of the kit's speed beside its figure, met or NOT met, or not
 measured and what measures it (otter installed, two sizes in BENCH_SCALE, BENCH_SETUP=1), then
-how many targets are met, NOT met and not measured.
+how many targets are met, NOT met and not measured. Under "2 workers over 1" it says what the
+cores allow: the core-seconds each kit batch of step 4 kept the machine busy, and the speed-up
+two workers would reach were those of the two-worker batch spread over two cores busy throughout.
 
 Every batch runs in a fresh process (autograder/tools/scale.py) in a fresh folder, so no
 cache and no peak carries over. Targets are printed next to the figures, never asserted.

@@ -75,6 +75,17 @@ class Targets:
         return f"targets: {len(self.verdicts)}, " + ", ".join(f"{n} {word}" for word, n in counts.items())
 
 
+def cores_line(compared):
+    """What the cores allow two workers: the core-seconds each batch kept busy, and the speed-up over one worker
+    were the two-worker batch's core-seconds spread over two cores busy from its start to its end."""
+    kit1, kit2, busy1, busy2 = (compared[k] for k in ("kit1", "kit2", "busy1", "busy2"))
+    return (
+        f"  cores busy (the whole machine, /proc/stat): x1 {busy1:.1f} core-s in {kit1:.1f} s ({busy1 / kit1:.2f} "
+        f"cores), x2 {busy2:.1f} core-s in {kit2:.1f} s ({busy2 / kit2:.2f}); those {busy2:.1f} core-s on two cores "
+        f"busy throughout would take {busy2 / 2:.1f} s, {kit1 / (busy2 / 2):.2f}x over x1 (information)"
+    )
+
+
 def summary(compared, figures, course, fresh, warm, no_change=None, setup=None):
     """Every target beside its figure, met or NOT met, or not measured and what measures it; then how many of
     each, ``course`` (the course's own summary line), and the machine."""
@@ -101,6 +112,8 @@ def summary(compared, figures, course, fresh, warm, no_change=None, setup=None):
         ratio >= TARGET_STOCK_RATIO,
     )
     targets.line("2 workers over 1", f"{speedup:.2f}x", f"at least {TARGET_SPEEDUP:g}x", speedup >= TARGET_SPEEDUP)
+    if compared.get("busy1") and compared.get("busy2"):
+        print(cores_line(compared))
     memory_target = f"within {TARGET_MEMORY_GROWTH:.0%}"
     if len(figures) > 1:
         small, large = min(figures), max(figures)

@@ -4,11 +4,17 @@ The realistic class (autograder/tools/cohorts.py, its make-up the course's bench
 graded by stock nbgrader (autograder/tools/stock.py) and by the kit's cold batch with one and
 with two workers; an all-correct class of the same size by the kit with two workers. Each
 batch runs in a fresh process (autograder/tools/scale.py). Figures are per learner.
+
+Around each kit batch the whole machine's busy time is read from /proc/stat: the core-seconds a
+batch keeps busy, with its sandboxes and workers (which getrusage cannot see once they are
+reaped by processes it never waits for), and so how far two workers are from both cores.
 """
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 from autograder.course import active
 from autograder.tools import cohorts, stock
@@ -17,15 +23,39 @@ from autograder.tools.bench_targets import per_learner
 edges = active.part("bench")
 
 
+def busy_ticks(stat):
+    """The ticks of /proc/stat's text ``stat`` that all cores spent busy (user, nice, system, irq, softirq), or None."""
+    for line in stat.splitlines():
+        fields = line.split()
+        if fields[:1] == ["cpu"] and len(fields) >= 8:
+            user, nice, system, _idle, _iowait, irq, softirq = (int(f) for f in fields[1:8])
+            return user + nice + system + irq + softirq
+    return None
+
+
+def busy_seconds():
+    """Core-seconds the whole machine has spent busy since it started, or None where /proc cannot tell."""
+    try:
+        ticks = busy_ticks(Path("/proc/stat").read_text(encoding="ascii"))
+    except (OSError, ValueError):
+        return None
+    return None if ticks is None else ticks / os.sysconf("SC_CLK_TCK")  # /proc/stat counts in these ticks
+
+
 def kit_batch(out, submissions, workers):
-    """One cold kit batch in a fresh process; its figures (autograder/tools/scale.py) as a dict."""
+    """One cold kit batch in a fresh process; its figures (autograder/tools/scale.py) as a dict, with "busy": the
+    core-seconds the machine spent busy meanwhile (None where /proc cannot tell)."""
+    before = busy_seconds()
     completed = subprocess.run(
         [sys.executable, "-m", "autograder.tools.scale", str(out), str(submissions), "--workers", str(workers)],
         stdout=subprocess.PIPE,
         text=True,
         check=True,
     )
-    return json.loads(completed.stdout.strip().splitlines()[-1])
+    after = busy_seconds()
+    figures = json.loads(completed.stdout.strip().splitlines()[-1])
+    figures["busy"] = None if before is None or after is None else after - before
+    return figures
 
 
 def steps_table(columns, learners):
@@ -94,5 +124,7 @@ def side_by_side(work, learners, progress):
         "kit1": runs[1]["seconds"],
         "kit2": runs[2]["seconds"],
         "correct2": right["seconds"],
+        "busy1": runs[1]["busy"],
+        "busy2": runs[2]["busy"],
         "learners": learners,
     }
